@@ -1,0 +1,31 @@
+"""fastscore: fast, exact scoring of LRC-style Taiwanese 16-tile mahjong hands.
+
+See README.md for the tile index table and examples; RULES.md is the specification.
+"""
+
+from .batch import RECORD_KEYS, HandBatch
+from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
+from .score import BatchResult, Score, interpretations, score, score_batch
+from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
+
+__all__ = [
+    "BatchResult",
+    "ErrorCode",
+    "HandBatch",
+    "HandError",
+    "RECORD_KEYS",
+    "ROW_IDS",
+    "RuleTable",
+    "RuleTableError",
+    "Score",
+    "SetKind",
+    "Shape",
+    "TILE_NAMES",
+    "interpretations",
+    "load_rules",
+    "parse_hand",
+    "parse_tile",
+    "score",
+    "score_batch",
+]
+__version__ = "0.1.0"

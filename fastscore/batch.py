@@ -1,0 +1,345 @@
+"""Columnar batches of hands and their validation (RULES.md section 2).
+
+A :class:`HandBatch` holds N hands as arrays; every public scoring function
+takes one.  Validation happens here, once, vectorised: a bad row gets an
+:class:`~fastscore.tiles.ErrorCode` and a message naming the culprit, and is
+skipped by the kernels; every other row is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .tiles import (
+    MAX_DECLARED,
+    N_KINDS,
+    TILE_NAMES,
+    WINDS,
+    ErrorCode,
+    HandError,
+    SetKind,
+    parse_flowers,
+    parse_hand,
+    parse_tile,
+    parse_wind,
+)
+
+__all__ = ["HandBatch", "RECORD_KEYS", "parse_record"]
+
+#: Keys of a hand record (JSON lines, CSV columns, dicts).
+RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+
+
+def _flag(value, field_name: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if value is None or value == "":
+        return False
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.strip().lower() in ("true", "1", "yes")
+    raise HandError(ErrorCode.BAD_CONTEXT, f"{field_name} {value!r} is not true or false")
+
+
+def _streak(value) -> int:
+    if value is None or value == "":
+        return 0
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number") from None
+    if isinstance(value, float) and value != n or isinstance(value, bool):
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number")
+    if not 0 <= n <= 1000:
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {n} is out of range (0 to 1000)")
+    return n
+
+
+def parse_record(record: Mapping, require_win: bool = True) -> tuple:
+    """Parse one hand record into column values.
+
+    Returns
+    -------
+    tuple
+        (concealed (34,) uint8, declared (5, 2) int8, win, self_drawn, seat,
+        round, flowers bitmask, streak, closing)
+
+    Raises
+    ------
+    HandError (a ValueError)
+        Naming the bad token or field.
+    """
+    if not isinstance(record, Mapping):
+        raise HandError(ErrorCode.BAD_TOKEN, f"a hand record must be a mapping with keys {RECORD_KEYS}, got {type(record).__name__}")
+    if "hand" not in record or record["hand"] is None:
+        raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
+    hand = parse_hand(record["hand"])
+    win_text = record.get("win")
+    if win_text is None or win_text == "":
+        if require_win:
+            raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
+        win = -1
+    else:
+        if not isinstance(win_text, str):
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is not a tile")
+        if win_text.strip().endswith("f"):
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is a flower; flowers never complete a hand")
+        try:
+            win = parse_tile(win_text)
+        except HandError as exc:
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
+    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
+    for k, (kind, tile) in enumerate(hand.declared):
+        declared[k] = (kind, tile)
+    flowers = 0
+    for n in parse_flowers(record.get("flowers") or ""):
+        flowers |= 1 << (n - 1)
+    return (
+        hand.concealed,
+        declared,
+        win,
+        _flag(record.get("self_drawn", False), "self_drawn"),
+        parse_wind(record.get("seat", "E") or "E", "seat"),
+        parse_wind(record.get("round", "E") or "E", "round"),
+        flowers,
+        _streak(record.get("streak", 0)),
+        _flag(record.get("closing", False), "closing"),
+    )
+
+
+@dataclass
+class HandBatch:
+    """N hands as columns (RULES.md section 2).
+
+    Attributes
+    ----------
+    concealed : ndarray, shape (N, 34), uint8
+        Concealed tile counts, without the winning tile (Tenhou order).
+    declared : ndarray, shape (N, 5, 2), int8
+        Declared sets as (SetKind, lowest tile); kind 0 pads unused slots.
+    win : ndarray, shape (N,), int8
+        Winning tile 0-33, or -1 for 16-tile hands awaiting waits analysis.
+    self_drawn, closing : ndarray, shape (N,), bool
+    seat, round : ndarray, shape (N,), uint8
+        Winds 0-3 (E S W N).
+    flowers : ndarray, shape (N,), uint8
+        Bitmask, bit n-1 set when flower/season n is held.
+    streak : ndarray, shape (N,), int32
+        The dealer's streak.
+    error : ndarray, shape (N,), uint8
+        :class:`ErrorCode` of each row, 0 when valid.
+    messages : dict
+        Row number -> error message, for flagged rows.
+    """
+
+    concealed: np.ndarray
+    declared: np.ndarray
+    win: np.ndarray
+    self_drawn: np.ndarray
+    seat: np.ndarray
+    round: np.ndarray
+    flowers: np.ndarray
+    streak: np.ndarray
+    closing: np.ndarray
+    error: np.ndarray
+    messages: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return self.concealed.shape[0]
+
+    @property
+    def ok(self) -> np.ndarray:
+        """``(N,) bool``: rows that passed validation."""
+        return self.error == 0
+
+    @classmethod
+    def empty(cls, n: int) -> "HandBatch":
+        """A batch of ``n`` zeroed rows (to be filled in)."""
+        return cls(
+            concealed=np.zeros((n, N_KINDS), dtype=np.uint8),
+            declared=np.zeros((n, MAX_DECLARED, 2), dtype=np.int8),
+            win=np.full(n, -1, dtype=np.int8),
+            self_drawn=np.zeros(n, dtype=np.bool_),
+            seat=np.zeros(n, dtype=np.uint8),
+            round=np.zeros(n, dtype=np.uint8),
+            flowers=np.zeros(n, dtype=np.uint8),
+            streak=np.zeros(n, dtype=np.int32),
+            closing=np.zeros(n, dtype=np.bool_),
+            error=np.zeros(n, dtype=np.uint8),
+        )
+
+    @classmethod
+    def from_records(cls, records: Iterable[Mapping], *, require_win: bool = True) -> "HandBatch":
+        """Build a batch from hand records (dicts with the :data:`RECORD_KEYS`).
+
+        ``win`` may be absent only when ``require_win`` is False (waits analysis).
+        A record that cannot be parsed becomes a flagged row; nothing raises.
+        """
+        records = list(records)
+        batch = cls.empty(len(records))
+        for i, record in enumerate(records):
+            try:
+                values = parse_record(record, require_win)
+            except HandError as exc:
+                batch.error[i] = exc.code
+                batch.messages[i] = f"row {i}: {exc}"
+                continue
+            (
+                batch.concealed[i],
+                batch.declared[i],
+                batch.win[i],
+                batch.self_drawn[i],
+                batch.seat[i],
+                batch.round[i],
+                batch.flowers[i],
+                batch.streak[i],
+                batch.closing[i],
+            ) = values
+        validate(batch, require_win=require_win)
+        return batch
+
+    @classmethod
+    def from_arrays(
+        cls,
+        concealed,
+        declared=None,
+        win=None,
+        *,
+        self_drawn=False,
+        seat=0,
+        round=0,
+        flowers=0,
+        streak=0,
+        closing=False,
+    ) -> "HandBatch":
+        """Build a batch from arrays (research scripts); scalars broadcast.
+
+        Parameters
+        ----------
+        concealed : array_like, shape (N, 34)
+            Concealed tile counts 0-4 (any integer dtype).
+        declared : array_like, shape (N, 5, 2), optional
+            (SetKind, lowest tile) per declared set; default none.
+        win : array_like, shape (N,), optional
+            Winning tile 0-33 (-1 or omitted for waits analysis).
+        self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
+            As in :class:`HandBatch`; winds as 0-3.
+
+        Raises
+        ------
+        ValueError
+            If ``concealed`` is not a 2-D array with 34 columns (the whole
+            batch is unusable); bad values in a row only flag that row.
+        """
+        raw = np.asarray(concealed)
+        if raw.ndim != 2 or raw.shape[1] != N_KINDS:
+            raise HandError(ErrorCode.BAD_ARRAY, f"concealed must have shape (N, 34), got {raw.shape}")
+        if not (np.issubdtype(raw.dtype, np.integer) or raw.dtype == np.bool_):
+            raise HandError(ErrorCode.BAD_ARRAY, f"concealed must hold integers, got dtype {raw.dtype}")
+        n = raw.shape[0]
+        batch = cls.empty(n)
+        bad_counts = ((raw < 0) | (raw > 4)).any(axis=1)
+        batch.concealed[:] = np.where(bad_counts[:, None], 0, raw).astype(np.uint8)
+        for i in np.flatnonzero(bad_counts):
+            t = int(np.flatnonzero((raw[i] < 0) | (raw[i] > 4))[0])
+            batch.error[i] = ErrorCode.BAD_ARRAY
+            batch.messages[int(i)] = f"row {i}: count {raw[i, t]} of {TILE_NAMES[t]} is out of range (0 to 4)"
+        if declared is not None:
+            d = np.asarray(declared)
+            if d.shape != (n, MAX_DECLARED, 2) or not np.issubdtype(d.dtype, np.integer):
+                raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
+            bad = ((d[:, :, 0] < 0) | (d[:, :, 0] > 4) | (d[:, :, 1] < 0) | (d[:, :, 1] >= N_KINDS)).any(axis=1)
+            batch.declared[:] = np.where(bad[:, None, None], 0, d).astype(np.int8)
+            _flag_rows(batch, bad, ErrorCode.BAD_SET, "declared set kind must be 0-4 and tile 0-33")
+        columns = dict(win=win if win is not None else -1, self_drawn=self_drawn, seat=seat, round=round,
+                       flowers=flowers, streak=streak, closing=closing)
+        for name, value in columns.items():
+            target = getattr(batch, name)
+            v = np.broadcast_to(np.asarray(value), (n,))
+            if name in ("self_drawn", "closing"):
+                target[:] = v.astype(np.bool_)
+                continue
+            if not np.issubdtype(v.dtype, np.integer):
+                raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
+            lo, hi = {"win": (-1, 33), "seat": (0, 3), "round": (0, 3), "flowers": (0, 255), "streak": (0, 1000)}[name]
+            bad = (v < lo) | (v > hi)
+            target[:] = np.where(bad, 0 if name != "win" else -1, v).astype(target.dtype)
+            _flag_rows(batch, bad, ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN,
+                       f"{name} out of range ({lo} to {hi})")
+        validate(batch, require_win=win is not None)
+        return batch
+
+    def take(self, rows) -> "HandBatch":
+        """A new batch of the given rows (index array or slice)."""
+        idx = np.arange(len(self))[rows]
+        sub = {name: getattr(self, name)[rows] for name in ("concealed", "declared", "win", "self_drawn", "seat",
+                                                              "round", "flowers", "streak", "closing", "error")}
+        position = {int(old): new for new, old in enumerate(idx)}
+        messages = {position[i]: m for i, m in self.messages.items() if i in position}
+        return HandBatch(**sub, messages=messages)
+
+
+def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str) -> None:
+    for i in np.flatnonzero(bad & (batch.error == 0)):
+        batch.error[i] = code
+        batch.messages[int(i)] = f"row {i}: {message}"
+
+
+def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
+    """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``."""
+    held = batch.concealed.astype(np.int16)
+    rows = np.arange(len(batch))
+    for k in range(MAX_DECLARED):
+        kind = batch.declared[:, k, 0]
+        tile = batch.declared[:, k, 1].astype(np.int64)
+        pong = np.isin(kind, (SetKind.PONG,))
+        gong = np.isin(kind, (SetKind.GONG, SetKind.CONCEALED_GONG))
+        sheung = kind == SetKind.SHEUNG
+        np.add.at(held, (rows, tile), np.where(pong, 3, 0) + np.where(gong, 4, 0) + sheung)
+        for d in (1, 2):
+            np.add.at(held, (rows, np.minimum(tile + d, N_KINDS - 1)), sheung.astype(np.int16))
+    if with_win:
+        has_win = batch.win >= 0
+        np.add.at(held, (rows[has_win], batch.win[has_win].astype(np.int64)), 1)
+    return held
+
+
+def validate(batch: HandBatch, *, require_win: bool = True) -> None:
+    """Flag invalid rows in place (RULES.md section 2), vectorised.
+
+    Checks: declared sets well formed (a sheung of three number tiles of one
+    suit; kinds 0-4, filled from the first slot), 16 tiles before the win, at
+    most 4 of a kind counting declared sets and the winning tile, Closing only
+    with a concealed hand, and a winning tile when ``require_win``.
+    """
+    kind = batch.declared[:, :, 0]
+    tile = batch.declared[:, :, 1].astype(np.int64)
+    sheung = kind == SetKind.SHEUNG
+    bad_sheung = (sheung & ((tile >= 27) | (tile % 9 > 6))).any(axis=1)
+    _flag_rows(batch, bad_sheung, ErrorCode.BAD_SET, "declared sheung must be three number tiles of one suit")
+    n_declared = (kind != SetKind.NONE).sum(axis=1)
+    n_tiles = batch.concealed.sum(axis=1, dtype=np.int64) + 3 * n_declared
+    for i in np.flatnonzero((n_tiles != 16) & (batch.error == 0)):
+        batch.error[i] = ErrorCode.TILE_COUNT
+        batch.messages[int(i)] = f"row {i}: the hand holds {n_tiles[i]} tiles (a declared set counts 3); a hand holds 16 before the win"
+    held = held_counts(batch)
+    for i in np.flatnonzero((held > 4).any(axis=1) & (batch.error == 0)):
+        t = int(np.flatnonzero(held[i] > 4)[0])
+        batch.error[i] = ErrorCode.FIFTH_COPY
+        batch.messages[int(i)] = (
+            f"row {i}: {held[i, t]} copies of {TILE_NAMES[t]}, counting declared sets and the winning tile (at most 4)"
+        )
+    exposed = np.isin(kind, (SetKind.SHEUNG, SetKind.PONG, SetKind.GONG)).any(axis=1)
+    _flag_rows(batch, batch.closing & exposed, ErrorCode.BAD_CONTEXT,
+               "Closing declared with an exposed set (Closing needs a concealed hand)")
+    if require_win:
+        _flag_rows(batch, batch.win < 0, ErrorCode.BAD_WIN, "no winning tile")
+
+
+def describe_context(seat: int, round_wind: int) -> str:
+    """``'seat S, round E'`` for messages and tables."""
+    return f"seat {WINDS[seat]}, round {WINDS[round_wind]}"

@@ -1,0 +1,265 @@
+"""The rule table: row values as data (RULES.md section 4), loaded and validated.
+
+The values live in ``rules.toml`` inside the package.  :func:`load_rules` reads
+that file (or a user's copy), checks it, and returns a :class:`RuleTable` whose
+arrays are passed into the scoring kernels as arguments.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["ROW_IDS", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules"]
+
+#: Row ids of RULES.md section 4, in the canonical column order of every
+#: ``(N, R)`` row-points array.  The kernels know each row's predicate by index.
+ROW_IDS = (
+    "self_draw",
+    "concealed_hand",
+    "concealed_self_draw",
+    "single_wait",
+    "closing",
+    "no_flowers",
+    "seat_flower",
+    "flower_set",
+    "all_five_suits",
+    "no_honours",
+    "no_flower_no_honour",
+    "all_sheung_nfnh",
+    "semi_pure",
+    "pure",
+    "jade",
+    "ruby",
+    "sapphire",
+    "diamond",
+    "all_honours",
+    "wind_pong",
+    "dragon_pong",
+    "little_three_winds",
+    "big_three_winds",
+    "little_four_winds",
+    "big_four_winds",
+    "little_three_dragons",
+    "big_three_dragons",
+    "all_pongs",
+    "sister_sheungs",
+    "step_up_mixed",
+    "step_up_pure",
+    "all_step_up_mixed",
+    "all_step_up_pure",
+    "pure_dragon_concealed",
+    "pure_dragon",
+    "mixed_dragon_concealed",
+    "mixed_dragon",
+    "good_eyes",
+    "nico_nico",
+    "nico_quad_pairs",
+    "thirteen_orphans",
+    "sixteen_orphans",
+    "mahjong_base",
+    "east_wins",
+    "streak_bonus",
+)
+N_ROWS = len(ROW_IDS)
+#: Rows added after the Chicken (section 6): not part of ``points``.
+DEALER_ROWS = ("mahjong_base", "east_wins", "streak_bonus")
+#: Rows whose ``points`` is a list of tiers (points for 1, 2, 3 units).
+TIERED_ROWS = {"nico_quad_pairs": 3}
+
+
+class Shape(IntEnum):
+    """Interpretation shapes (RULES.md section 3), in tie-break order."""
+
+    STANDARD = 0
+    NICO_NICO = 1
+    THIRTEEN_ORPHANS = 2
+    SIXTEEN_ORPHANS = 3
+
+
+SHAPE_NAMES = tuple(s.name.lower() for s in Shape)
+
+
+class RuleTableError(ValueError):
+    """A rule table that cannot be used; the message names the row and the problem."""
+
+
+@dataclass(frozen=True, eq=False)
+class RuleTable:
+    """A validated rule table, as arrays for the kernels.
+
+    Attributes
+    ----------
+    points : ndarray, shape (R,), int64
+        Points per unit of each row, in :data:`ROW_IDS` order (R = 45).
+    tiers : ndarray, shape (R, 3), int64
+        Points for 1, 2, 3 units of tiered rows (``nico_quad_pairs``); 0 elsewhere.
+    replaces : ndarray, shape (R, R), bool
+        ``replaces[a, b]``: row ``b`` is not scored when row ``a`` scores.
+    order : ndarray, shape (R,), int64
+        Rows ordered so that every row comes before the rows it replaces.
+    shape_mask : ndarray, shape (4, R), bool
+        ``shape_mask[shape, row]``: the row can score in that shape (section 5).
+    minimum : ndarray, shape (4,), int64
+        Round minimum by round wind E S W N (section 6.2).
+    chicken_points : int
+        The ``points`` value that makes a Chicken.
+    sources : dict
+        Row id -> source tag (seed, site, default), for display.
+    path : str
+        Where the table was read from.
+    """
+
+    points: np.ndarray
+    tiers: np.ndarray
+    replaces: np.ndarray
+    order: np.ndarray
+    shape_mask: np.ndarray
+    minimum: np.ndarray
+    chicken_points: int
+    sources: dict = field(repr=False)
+    path: str = ""
+
+    def kernel_args(self) -> tuple:
+        """The arrays in the order the kernels take them."""
+        return (
+            self.points,
+            self.tiers,
+            self.replaces,
+            self.order,
+            self.shape_mask,
+            self.minimum,
+            self.chicken_points,
+        )
+
+    def value(self, row_id: str) -> int:
+        """Points per unit of one row (first tier for tiered rows)."""
+        i = ROW_IDS.index(row_id)
+        return int(self.tiers[i, 0] if row_id in TIERED_ROWS else self.points[i])
+
+
+def _int(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleTableError(f"{where}: points must be an integer, got {value!r}")
+    return value
+
+
+def _parse(data: dict, path: str) -> RuleTable:
+    rows = data.get("row")
+    if not isinstance(rows, list):
+        raise RuleTableError(f"{path}: no [[row]] entries")
+    by_id: dict[str, dict] = {}
+    for entry in rows:
+        rid = entry.get("id")
+        if rid not in ROW_IDS:
+            raise RuleTableError(f"{path}: unknown row id {rid!r} (known: {', '.join(ROW_IDS)})")
+        if rid in by_id:
+            raise RuleTableError(f"{path}: row {rid!r} appears twice")
+        by_id[rid] = entry
+    missing = [r for r in ROW_IDS if r not in by_id]
+    if missing:
+        raise RuleTableError(f"{path}: missing row(s) {', '.join(missing)}")
+
+    points = np.zeros(N_ROWS, dtype=np.int64)
+    tiers = np.zeros((N_ROWS, 3), dtype=np.int64)
+    replaces = np.zeros((N_ROWS, N_ROWS), dtype=np.bool_)
+    shape_mask = np.zeros((len(Shape), N_ROWS), dtype=np.bool_)
+    sources = {}
+    for i, rid in enumerate(ROW_IDS):
+        entry = by_id[rid]
+        value = entry.get("points")
+        if rid in TIERED_ROWS:
+            if not isinstance(value, list) or len(value) != TIERED_ROWS[rid]:
+                raise RuleTableError(f"{path}: row {rid!r}: points must be a list of {TIERED_ROWS[rid]} integers")
+            tiers[i] = [_int(v, f"{path}: row {rid!r}") for v in value]
+        else:
+            points[i] = _int(value, f"{path}: row {rid!r}")
+        for target in entry.get("replaces", []):
+            if target not in ROW_IDS:
+                raise RuleTableError(f"{path}: row {rid!r} replaces unknown row {target!r}")
+            replaces[i, ROW_IDS.index(target)] = True
+        for name in entry.get("shapes", SHAPE_NAMES):
+            if name not in SHAPE_NAMES:
+                raise RuleTableError(f"{path}: row {rid!r}: unknown shape {name!r} (known: {', '.join(SHAPE_NAMES)})")
+            shape_mask[SHAPE_NAMES.index(name), i] = True
+        sources[rid] = entry.get("source", "user")
+
+    totals = data.get("totals", {})
+    minimum = totals.get("minimum", [20, 22, 24, 26])
+    if not isinstance(minimum, list) or len(minimum) != 4:
+        raise RuleTableError(f"{path}: [totals] minimum must list 4 integers (E S W N rounds)")
+    minimum = np.array([_int(v, f"{path}: [totals] minimum") for v in minimum], dtype=np.int64)
+    chicken = _int(totals.get("chicken_points", 1), f"{path}: [totals] chicken_points")
+    return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources, path)
+
+
+def _replacement_order(replaces: np.ndarray, path: str) -> np.ndarray:
+    """Topological order (replacing rows first); a cycle is an error naming its rows."""
+    indegree = replaces.sum(axis=0).astype(np.int64)
+    order: list[int] = []
+    ready = [i for i in range(N_ROWS) if indegree[i] == 0]
+    while ready:
+        i = ready.pop(0)
+        order.append(i)
+        for j in np.flatnonzero(replaces[i]):
+            indegree[j] -= 1
+            if indegree[j] == 0:
+                ready.append(int(j))
+    if len(order) != N_ROWS:
+        cycle = [ROW_IDS[i] for i in range(N_ROWS) if i not in order]
+        raise RuleTableError(f"{path}: 'replaces' cycle among rows {', '.join(cycle)}")
+    return np.array(order, dtype=np.int64)
+
+
+def load_rules(path: str | Path | None = None) -> RuleTable:
+    """Load and validate a rule table.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A TOML file in the format of the packaged ``rules.toml``; default: the
+        packaged table (RULES.md section 4 values).
+
+    Raises
+    ------
+    RuleTableError (a ValueError)
+        Unknown or missing row id, a non-integer value, or a ``replaces`` cycle.
+    """
+    if path is None:
+        return default_rules()
+    return _load_path(str(Path(path).resolve()))
+
+
+@lru_cache(maxsize=16)
+def _load_path(path: str) -> RuleTable:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as exc:
+        raise RuleTableError(f"cannot read rule table {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleTableError(f"{path}: not valid TOML: {exc}") from None
+    return _parse(data, path)
+
+
+@lru_cache(maxsize=1)
+def default_rules() -> RuleTable:
+    """The packaged rule table (loaded once)."""
+    ref = resources.files("fastscore").joinpath("rules.toml")
+    with resources.as_file(ref) as p:
+        return _load_path(str(p))
+
+
+def resolve_rules(rules) -> RuleTable:
+    """Accept ``None`` (packaged table), a path, or a :class:`RuleTable`."""
+    if rules is None:
+        return default_rules()
+    if isinstance(rules, RuleTable):
+        return rules
+    return load_rules(rules)

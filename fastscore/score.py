@@ -1,0 +1,297 @@
+"""Public scoring API: :func:`score_batch`, and :func:`score` / :func:`interpretations` over a batch of one.
+
+There is one scoring code path, :func:`fastscore.kernel.interpret_hand`;
+everything here validates, allocates, calls the kernel and packs results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .batch import HandBatch
+from .kernel import (
+    INFO_CHICKEN,
+    INFO_LEGAL,
+    INFO_PAYOUT,
+    INFO_POINTS,
+    INFO_SHAPE,
+    INFO_TOTAL,
+    interpretations_kernel,
+    score_kernel,
+)
+from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
+from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
+
+__all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations"]
+
+
+def _rows_dict(row_points) -> dict[str, int]:
+    return {ROW_IDS[r]: int(v) for r, v in enumerate(row_points) if v}
+
+
+@dataclass(frozen=True)
+class Score:
+    """The score of one hand (RULES.md section 6).
+
+    Attributes
+    ----------
+    is_win : bool
+        The hand has an interpretation (section 3).
+    shape : str or None
+        ``"standard"``, ``"nico_nico"``, ``"thirteen_orphans"``, ``"sixteen_orphans"``.
+    rows : dict
+        Row id -> points (RULES.md row ids; dealer rows included, 9.12).
+    points : int
+        Sum of the rows before the base (6.1).
+    chicken, legal : bool
+    total, payout : int
+        Points, base included (6.2); what the winner is paid (6.4; 0 if not legal).
+    """
+
+    is_win: bool
+    shape: str | None
+    rows: dict = field(default_factory=dict)
+    points: int = 0
+    chicken: bool = False
+    total: int = 0
+    legal: bool = False
+    payout: int = 0
+
+    def to_dict(self) -> dict:
+        """``{is_win, shape, rows, points, chicken, total, legal, payout}``."""
+        return {
+            "is_win": self.is_win,
+            "shape": self.shape,
+            "rows": dict(self.rows),
+            "points": self.points,
+            "chicken": self.chicken,
+            "total": self.total,
+            "legal": self.legal,
+            "payout": self.payout,
+        }
+
+
+@dataclass
+class BatchResult:
+    """Scores of N hands, as columns.
+
+    Attributes
+    ----------
+    payout, total, points : ndarray, shape (N,), int32
+        Section 6 values of each hand's best interpretation (0 for non-wins and bad rows).
+    legal, is_win, chicken : ndarray, shape (N,), bool
+    shape : ndarray, shape (N,), int8
+        :class:`~fastscore.rules.Shape` value, -1 for no interpretation.
+    row_points : ndarray, shape (N, R), int16
+        Points per row, columns in :data:`fastscore.ROW_IDS` order.
+    error : ndarray, shape (N,), uint8
+        :class:`~fastscore.ErrorCode` per row (0: scored).
+    messages : dict
+        Row number -> error message for flagged rows.
+    """
+
+    payout: np.ndarray
+    total: np.ndarray
+    points: np.ndarray
+    legal: np.ndarray
+    is_win: np.ndarray
+    chicken: np.ndarray
+    shape: np.ndarray
+    row_points: np.ndarray
+    error: np.ndarray
+    messages: dict
+
+    def __len__(self) -> int:
+        return self.payout.shape[0]
+
+    @property
+    def row_ids(self) -> tuple[str, ...]:
+        """Column names of :attr:`row_points`."""
+        return ROW_IDS
+
+    def shape_name(self, i: int) -> str | None:
+        s = int(self.shape[i])
+        return SHAPE_NAMES[s] if s >= 0 else None
+
+    def score_at(self, i: int) -> Score:
+        """Row ``i`` as a :class:`Score` (bad rows look like non-wins; see :attr:`error`)."""
+        return Score(
+            is_win=bool(self.is_win[i]),
+            shape=self.shape_name(i),
+            rows=_rows_dict(self.row_points[i]),
+            points=int(self.points[i]),
+            chicken=bool(self.chicken[i]),
+            total=int(self.total[i]),
+            legal=bool(self.legal[i]),
+            payout=int(self.payout[i]),
+        )
+
+    def to_records(self) -> Iterator[dict]:
+        """One :meth:`Score.to_dict` per row plus ``error`` (None, or the message)."""
+        for i in range(len(self)):
+            record = self.score_at(i).to_dict()
+            record["error"] = self.messages.get(i) if self.error[i] else None
+            yield record
+
+
+def score_batch(batch: HandBatch, rules=None) -> BatchResult:
+    """Score every hand of a batch with one parallel kernel (RULES.md sections 3 to 6).
+
+    Parameters
+    ----------
+    batch : HandBatch
+        N hands; flagged rows (``batch.error != 0``) are skipped and keep their error.
+    rules : RuleTable, path or None
+        Rule table; default the packaged ``rules.toml``.
+
+    Returns
+    -------
+    BatchResult
+        Columns of length N, in input order.
+    """
+    table = resolve_rules(rules)
+    n = len(batch)
+    out = BatchResult(
+        payout=np.zeros(n, dtype=np.int32),
+        total=np.zeros(n, dtype=np.int32),
+        points=np.zeros(n, dtype=np.int32),
+        legal=np.zeros(n, dtype=np.bool_),
+        is_win=np.zeros(n, dtype=np.bool_),
+        chicken=np.zeros(n, dtype=np.bool_),
+        shape=np.full(n, -1, dtype=np.int8),
+        row_points=np.zeros((n, len(ROW_IDS)), dtype=np.int16),
+        error=batch.error.copy(),
+        messages=dict(batch.messages),
+    )
+    ok = (batch.error == 0) & (batch.win >= 0)
+    score_kernel(
+        batch.concealed,
+        batch.declared,
+        batch.win,
+        batch.self_drawn,
+        batch.seat,
+        batch.round,
+        batch.flowers,
+        batch.streak,
+        batch.closing,
+        ok,
+        table.kernel_args(),
+        out.payout,
+        out.total,
+        out.points,
+        out.legal,
+        out.is_win,
+        out.chicken,
+        out.shape,
+        out.row_points,
+    )
+    return out
+
+
+def _single(hand, win, self_drawn, seat, round, flowers, streak, closing) -> HandBatch:
+    """A validated batch of one hand; raises ``ValueError`` naming the bad token."""
+    record = dict(hand=hand, win=win, self_drawn=self_drawn, seat=seat, round=round,
+                  flowers=flowers, streak=streak, closing=closing)
+    batch = HandBatch.from_records([record])
+    if batch.error[0]:
+        raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))
+    return batch
+
+
+def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
+          closing=False, rules=None) -> Score:
+    """Score one winning hand (RULES.md sections 3 to 6): a batch of one.
+
+    Parameters
+    ----------
+    hand : str
+        The 16 tiles before the win in RULES.md section 8 notation.
+    win : str
+        The winning tile, e.g. ``"9s"``.
+    self_drawn : bool
+        Won by self-draw rather than on a discard.
+    seat, round : str
+        ``"E" "S" "W" "N"``.
+    flowers : str
+        Flowers and seasons held, e.g. ``"1f5f"``.
+    streak : int
+        The dealer's streak (consecutive earlier wins).
+    closing : bool
+        Closing was declared (needs a concealed hand).
+    rules : RuleTable, path or None
+        Rule table; default the packaged one.
+
+    Returns
+    -------
+    Score
+        Points in points; ``payout`` 0 for an illegal or non-winning hand.
+
+    Raises
+    ------
+    ValueError
+        Invalid hand or context; the message names the token and the reason.
+
+    Examples
+    --------
+    >>> score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S").total
+    57
+    """
+    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing), rules).score_at(0)
+
+
+def _groups(info_row, decomposition, declared) -> list[str]:
+    """Readable groups of one interpretation, e.g. ``['11m (eyes)', '123p', '[234s]']``."""
+    shape = Shape(int(info_row[INFO_SHAPE]))
+    a, b, c = (int(v) for v in info_row[1:4])
+    eyes_buf, pongs_buf, sheungs_buf = decomposition
+    groups: list[str] = []
+    if shape == Shape.STANDARD:
+        eyes = int(eyes_buf[a])
+        groups.append(f"{TILE_NAMES[eyes][0] * 2}{TILE_NAMES[eyes][1]} (eyes)")
+        for t in range(34):
+            if pongs_buf[a, t]:
+                groups.append(format_set(SetKind.PONG, t)[1:-1])
+            for _ in range(int(sheungs_buf[a, t])):
+                groups.append(format_set(SetKind.SHEUNG, t)[1:-1])
+        groups += [format_set(SetKind(int(k)), int(t)) for k, t in declared if k]
+    elif shape == Shape.NICO_NICO:
+        groups.append(f"seven pairs + {format_set(SetKind.PONG, a)[1:-1]}")
+    elif shape == Shape.THIRTEEN_ORPHANS:
+        groups.append(f"13 orphans, eyes {TILE_NAMES[a]}, extra {format_set(SetKind(b), c)[1:-1]}")
+    else:
+        groups.append(f"16 orphans, eyes {TILE_NAMES[a]}")
+    return groups
+
+
+def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
+                    closing=False, rules=None) -> list[dict]:
+    """Every interpretation of one winning hand, scored (RULES.md sections 3, 6, 9.13).
+
+    Same parameters and errors as :func:`score`.  Returns one dict per
+    interpretation, in tie-break order: ``shape``, ``groups`` (readable sets,
+    exposed ones in brackets), ``rows``, ``points``, ``chicken``, ``total``,
+    ``legal``, ``payout``.  The hand's score is the best of them.
+    """
+    batch = _single(hand, win, self_drawn, seat, round, flowers, streak, closing)
+    table: RuleTable = resolve_rules(rules)
+    n, rows, info, *decomposition = interpretations_kernel(
+        batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
+        int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args(),
+    )
+    return [
+        {
+            "shape": SHAPE_NAMES[int(info[j, INFO_SHAPE])],
+            "groups": _groups(info[j], decomposition, batch.declared[0]),
+            "rows": _rows_dict(rows[j]),
+            "points": int(info[j, INFO_POINTS]),
+            "chicken": bool(info[j, INFO_CHICKEN]),
+            "total": int(info[j, INFO_TOTAL]),
+            "legal": bool(info[j, INFO_LEGAL]),
+            "payout": int(info[j, INFO_PAYOUT]),
+        }
+        for j in range(n)
+    ]
+

@@ -1,0 +1,923 @@
+"""Reference scorer: a slow, plainly written implementation of RULES.md.
+
+This module is the test oracle for ``fastscore``.  It shares nothing with the
+fast implementation except the hand parser (``fastscore.tiles``) and the rule
+table file (``fastscore/rules.toml``, read here with ``tomllib``).  Every
+point value comes from the table; the *predicates* (when a row fires, and how
+many units it scores) are written here from RULES.md, one small function per
+row.
+
+How a hand is scored (RULES.md sections 3-6):
+
+1. List every interpretation of the 17 tiles: every standard decomposition,
+   Nico Nico, every 13 Orphans split, 16 Orphans (section 3).
+2. For each interpretation, find the rows whose predicate holds and whose
+   ``shapes`` (in the table) include the interpretation's shape.  A row scores
+   unless a *scoring* row lists it in ``replaces`` (not transitive).
+3. Add up ``points``, apply the Chicken and the round minimum, add the dealer
+   rows (section 6).
+4. Pay the best interpretation: highest payout, then highest points, then the
+   lowest index in the order of section 9.13.
+
+Public functions: :func:`score`, :func:`waits`, :func:`wait_kinds`.
+"""
+
+from __future__ import annotations
+
+import functools
+from functools import cached_property
+import itertools
+import sys
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+try:
+    from fastscore import tiles as _tiles
+except ImportError:  # running from a checkout without the package installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from fastscore import tiles as _tiles
+
+parse_hand = _tiles.parse_hand
+parse_tile = _tiles.parse_tile
+parse_flowers = _tiles.parse_flowers
+SetKind = _tiles.SetKind
+WINDS = _tiles.WINDS
+TILE_NAMES = _tiles.TILE_NAMES
+
+DEFAULT_RULES_PATH = Path(_tiles.__file__).resolve().parent / "rules.toml"
+
+__all__ = ["score", "waits", "wait_kinds", "load_rules"]
+
+# ---------------------------------------------------------------------------
+# Tiles (RULES.md section 1)
+# ---------------------------------------------------------------------------
+
+N_KINDS = 34
+CHARACTERS, DOTS, BAMBOO, WIND_SUIT, DRAGON_SUIT = 0, 1, 2, 3, 4
+NUMBER_SUITS = (CHARACTERS, DOTS, BAMBOO)
+EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
+WHITE, GREEN, RED = 31, 32, 33
+# 1 and 9 of each number suit, and the 7 honours (13 Orphans).
+ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+HONOUR_KINDS = tuple(range(27, 34))
+SHAPES = ("standard", "nico_nico", "thirteen_orphans", "sixteen_orphans")
+
+
+def suit_of(tile: int) -> int:
+    """0 characters, 1 dots, 2 bamboo, 3 winds, 4 dragons (the five suits)."""
+    if tile < 27:
+        return tile // 9
+    return WIND_SUIT if tile <= NORTH else DRAGON_SUIT
+
+
+def is_number(tile: int) -> bool:
+    return tile < 27
+
+
+def is_wind(tile: int) -> bool:
+    return EAST <= tile <= NORTH
+
+
+def is_dragon(tile: int) -> bool:
+    return WHITE <= tile <= RED
+
+
+def number_of(tile: int) -> int:
+    """1..9 for a number tile."""
+    return tile % 9 + 1
+
+
+def is_two_five_eight(tile: int) -> bool:
+    return is_number(tile) and number_of(tile) in (2, 5, 8)
+
+
+def declared_tiles(kind: int, tile: int) -> list[int]:
+    """The tiles of one declared set (a gong holds four)."""
+    if kind == SetKind.SHEUNG:
+        return [tile, tile + 1, tile + 2]
+    if kind in (SetKind.GONG, SetKind.CONCEALED_GONG):
+        return [tile] * 4
+    return [tile] * 3
+
+
+def is_exposed(kind: int) -> bool:
+    """Exposed sheungs, pongs and gongs; a concealed gong is not exposed (section 2)."""
+    return kind in (SetKind.SHEUNG, SetKind.PONG, SetKind.GONG)
+
+
+# ---------------------------------------------------------------------------
+# Rule table
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def load_rules(rules_path=None) -> dict:
+    """Read the rule table: ``{"rows": {id: row}, "order": [ids], "minimum": [...], ...}``."""
+    path = Path(rules_path) if rules_path is not None else DEFAULT_RULES_PATH
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    rows = {row["id"]: row for row in data["row"]}
+    return {
+        "rows": rows,
+        "order": [row["id"] for row in data["row"]],
+        "minimum": list(data["totals"]["minimum"]),
+        "chicken_points": data["totals"].get("chicken_points", 1),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Interpretations (RULES.md section 3)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """A sheung, or an orphan sheung of 16 Orphans: one suit, three numbers."""
+
+    suit: int
+    numbers: tuple  # e.g. (2, 3, 4) or (1, 4, 7)
+    concealed: bool  # not an exposed declared set (section 2)
+
+    @property
+    def lowest(self) -> int:
+        return self.numbers[0]
+
+
+@dataclass
+class Interpretation:
+    shape: str  # one of SHAPES
+    order_key: tuple  # section 9.13 tie order (smaller first)
+    pongs: list = field(default_factory=list)  # tiles of pongs and gongs
+    runs: list = field(default_factory=list)  # Run objects
+    eyes: int | None = None  # tile of the eyes (standard and Orphans)
+    quads: int = 0  # Nico Nico: fours of a kind held as two pairs
+
+
+def sheung_ok(tile: int) -> bool:
+    """Can ``tile`` start a sheung (three consecutive number tiles of one suit)?"""
+    return is_number(tile) and number_of(tile) <= 7
+
+
+def standard_splits(counts: list[int], sets_needed: int) -> list[tuple]:
+    """Every distinct split of ``counts`` into ``sets_needed`` sets and one eyes.
+
+    Each split is a sorted tuple of groups, a group being a sorted tuple of tile
+    indices: eyes ``(t, t)``, pong ``(t, t, t)``, sheung ``(t, t+1, t+2)``.
+    The result is sorted, which is the section 9.13 order.
+    """
+    found = set()
+    counts = list(counts)
+
+    def walk(groups: list, have_eyes: bool) -> None:
+        first = next((t for t in range(N_KINDS) if counts[t]), None)
+        if first is None:
+            if have_eyes and len(groups) == sets_needed + 1:
+                found.add(tuple(sorted(groups)))
+            return
+        t = first
+        # the lowest tile left is the lowest tile of its group
+        if not have_eyes and counts[t] >= 2:
+            counts[t] -= 2
+            walk(groups + [(t, t)], True)
+            counts[t] += 2
+        if counts[t] >= 3:
+            counts[t] -= 3
+            walk(groups + [(t, t, t)], have_eyes)
+            counts[t] += 3
+        if sheung_ok(t) and counts[t + 1] and counts[t + 2]:
+            for u in (t, t + 1, t + 2):
+                counts[u] -= 1
+            walk(groups + [(t, t + 1, t + 2)], have_eyes)
+            for u in (t, t + 1, t + 2):
+                counts[u] += 1
+
+    walk([], False)
+    return sorted(found)
+
+
+def standard_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
+    """Standard shape: five sets and eyes; declared sets count as sets (section 3)."""
+    result = []
+    for split in standard_splits(concealed17, 5 - len(declared)):
+        interp = Interpretation("standard", (0, split))
+        for group in split:
+            if len(group) == 2:
+                interp.eyes = group[0]
+            elif group[0] == group[1]:
+                interp.pongs.append(group[0])
+            else:
+                interp.runs.append(Run(suit_of(group[0]), tuple(number_of(t) for t in group), True))
+        for kind, tile in declared:
+            if kind == SetKind.SHEUNG:
+                interp.runs.append(
+                    Run(suit_of(tile), (number_of(tile), number_of(tile) + 1, number_of(tile) + 2), False)
+                )
+            else:  # a gong counts as a pong for every pong row (section 2)
+                interp.pongs.append(tile)
+        result.append(interp)
+    return result
+
+
+def nico_nico_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
+    """Seven pairs plus one pong, no declared set; four of a kind is two pairs (3, 5.1)."""
+    if declared:
+        return []
+    odd = [t for t in range(N_KINDS) if concealed17[t] % 2 == 1]
+    if len(odd) != 1 or concealed17[odd[0]] != 3:
+        return []
+    quads = sum(1 for t in range(N_KINDS) if concealed17[t] == 4)
+    return [Interpretation("nico_nico", (1,), pongs=[odd[0]], quads=quads)]
+
+
+def thirteen_orphans_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
+    """13 terminals/honours, one more as eyes, one further set (3, 9.11); every split."""
+    if declared:
+        return []
+    if any(concealed17[t] < 1 for t in ORPHAN_KINDS):
+        return []
+    result = []
+    for eyes in ORPHAN_KINDS:
+        rest = list(concealed17)
+        for t in ORPHAN_KINDS:
+            rest[t] -= 1
+        if rest[eyes] < 1:
+            continue
+        rest[eyes] -= 1
+        held = [t for t in range(N_KINDS) for _ in range(rest[t])]  # three tiles, sorted
+        interp = Interpretation("thirteen_orphans", (2, eyes, tuple(held)), eyes=eyes)
+        if held[0] == held[1] == held[2]:
+            interp.pongs.append(held[0])
+        elif sheung_ok(held[0]) and held[1] == held[0] + 1 and held[2] == held[0] + 2:
+            interp.runs.append(Run(suit_of(held[0]), tuple(number_of(t) for t in held), True))
+        else:
+            continue
+        result.append(interp)
+    return sorted(result, key=lambda i: i.order_key)
+
+
+def is_orphan_sheung(numbers: list[int]) -> bool:
+    """Three numbers of one suit pairwise at least 3 apart (147, 258, 369, ...)."""
+    return len(numbers) == 3 and numbers[1] - numbers[0] >= 3 and numbers[2] - numbers[1] >= 3
+
+
+def sixteen_orphans_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
+    """An orphan sheung per number suit, the 7 honours, one more of these as eyes (3)."""
+    if declared:
+        return []
+    result = []
+    for eyes in range(N_KINDS):
+        if concealed17[eyes] < 2:
+            continue
+        rest = list(concealed17)
+        rest[eyes] -= 1  # the other copy of the eyes is one of the sixteen tiles
+        if any(rest[t] != 1 for t in HONOUR_KINDS):
+            continue
+        runs = []
+        for suit in NUMBER_SUITS:
+            tiles = range(9 * suit, 9 * suit + 9)
+            if any(rest[t] > 1 for t in tiles):
+                break
+            numbers = [number_of(t) for t in tiles if rest[t] == 1]
+            if not is_orphan_sheung(numbers):
+                break
+            runs.append(Run(suit, tuple(numbers), True))
+        else:
+            result.append(Interpretation("sixteen_orphans", (3,), runs=runs, eyes=eyes))
+    return result
+
+
+def all_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
+    """Every interpretation, in the section 9.13 order."""
+    return (
+        standard_interpretations(concealed17, declared)
+        + nico_nico_interpretations(concealed17, declared)
+        + thirteen_orphans_interpretations(concealed17, declared)
+        + sixteen_orphans_interpretations(concealed17, declared)
+    )
+
+
+def has_any_shape(concealed17: list[int], declared) -> bool:
+    return bool(all_interpretations(concealed17, declared))
+
+
+# ---------------------------------------------------------------------------
+# Waits (RULES.md sections 4.1 single_wait, 7, 9.10)
+# ---------------------------------------------------------------------------
+
+
+def held_counts(concealed: list[int], declared) -> list[int]:
+    """Counts of every tile held, declared sets included (a gong is four)."""
+    counts = list(concealed)
+    for kind, tile in declared:
+        for t in declared_tiles(kind, tile):
+            counts[t] += 1
+    return counts
+
+
+@functools.lru_cache(maxsize=4096)
+def _wait_kinds(concealed16: tuple, declared: tuple) -> tuple:
+    held = held_counts(list(concealed16), declared)
+    kinds = []
+    for k in range(N_KINDS):
+        if held[k] >= 4:  # all four already held: not a wait (section 7)
+            continue
+        concealed17 = list(concealed16)
+        concealed17[k] += 1
+        if has_any_shape(concealed17, declared):
+            kinds.append(k)
+    return tuple(kinds)
+
+
+def wait_kinds(concealed16, declared) -> list[int]:
+    """Tile kinds that complete the 16 tiles into any shape (section 7).
+
+    ``concealed16``: the concealed tiles before the win, either as 34 counts or
+    as a list of tile indices.  ``declared``: ``(SetKind, tile)`` pairs.
+    Kinds of which the hand already holds all four (declared sets counted) are
+    left out.
+    """
+    concealed16 = list(int(c) for c in concealed16)
+    if len(concealed16) != N_KINDS:  # a list of tile indices
+        counts = [0] * N_KINDS
+        for t in concealed16:
+            counts[t] += 1
+        concealed16 = counts
+    declared = tuple((SetKind(int(kind)), int(tile)) for kind, tile in declared)
+    return list(_wait_kinds(tuple(concealed16), declared))
+
+
+# ---------------------------------------------------------------------------
+# The situation of the win (everything that is not the interpretation)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Win:
+    concealed16: tuple  # 34 counts, before the win
+    declared: tuple  # (SetKind, tile) pairs
+    win: int
+    self_drawn: bool
+    seat: int  # 0..3 = E S W N
+    round: int  # 0..3
+    flowers: tuple  # flower numbers 1..8
+    streak: int
+    closing: bool
+
+    @cached_property
+    def all_counts(self) -> list[int]:
+        """All 17 tiles, declared sets and the winning tile included."""
+        counts = held_counts(list(self.concealed16), self.declared)
+        counts[self.win] += 1
+        return counts
+
+    @property
+    def concealed_hand(self) -> bool:
+        """No exposed declared set; concealed gongs allowed (section 2)."""
+        return not any(is_exposed(kind) for kind, _ in self.declared)
+
+    @cached_property
+    def number_suits(self) -> set:
+        return {suit_of(t) for t in range(27) if self.all_counts[t]}
+
+    @cached_property
+    def honours_held(self) -> set:
+        return {t for t in HONOUR_KINDS if self.all_counts[t]}
+
+
+# ---------------------------------------------------------------------------
+# Row predicates (RULES.md section 4).  Each returns the number of units the
+# row scores for this interpretation (0: the row does not fire).  Booleans
+# count as 0 or 1.  Shapes are checked separately against the table.
+# ---------------------------------------------------------------------------
+
+# 4.1 Win and concealment
+
+
+def row_self_draw(i: Interpretation, w: Win) -> int:
+    return w.self_drawn
+
+
+def row_concealed_hand(i: Interpretation, w: Win) -> int:
+    return w.concealed_hand and not w.self_drawn
+
+
+def row_concealed_self_draw(i: Interpretation, w: Win) -> int:
+    return w.concealed_hand and w.self_drawn
+
+
+def row_single_wait(i: Interpretation, w: Win) -> int:
+    # a property of the 16 tiles, every shape counted (4.1, 9.10)
+    return len(_wait_kinds(w.concealed16, w.declared)) == 1
+
+
+def row_closing(i: Interpretation, w: Win) -> int:
+    return w.closing
+
+
+# 4.2 Flowers
+
+
+def row_no_flowers(i: Interpretation, w: Win) -> int:
+    return not w.flowers
+
+
+def flower_seat(flower: int) -> int:
+    """Flower n (season n-4) belongs to seat n: East 1 .. North 4 (section 1)."""
+    return (flower - 1) % 4
+
+
+def row_seat_flower(i: Interpretation, w: Win) -> int:
+    return sum(1 for f in w.flowers if flower_seat(f) == w.seat)
+
+
+def row_flower_set(i: Interpretation, w: Win) -> int:
+    all_flowers = all(f in w.flowers for f in (1, 2, 3, 4))
+    all_seasons = all(f in w.flowers for f in (5, 6, 7, 8))
+    return all_flowers + all_seasons
+
+
+# 4.3 Suit composition (all tiles: concealed, declared, winning tile)
+
+
+def row_all_five_suits(i: Interpretation, w: Win) -> int:
+    honours = w.honours_held
+    return (
+        len(w.number_suits) == 3
+        and any(is_wind(t) for t in honours)
+        and any(is_dragon(t) for t in honours)
+    )
+
+
+def row_no_honours(i: Interpretation, w: Win) -> int:
+    return not w.honours_held
+
+
+def row_no_flower_no_honour(i: Interpretation, w: Win) -> int:
+    return not w.honours_held and not w.flowers
+
+
+def row_all_sheung_nfnh(i: Interpretation, w: Win) -> int:
+    # five sets all sheungs (standard shape), no flowers, no honours (4.3, 9.7);
+    # All Step-Up replaces it through the table (9.16)
+    five_sheungs = i.shape == "standard" and len(i.runs) == 5 and not i.pongs
+    return five_sheungs and not w.honours_held and not w.flowers
+
+
+def row_semi_pure(i: Interpretation, w: Win) -> int:
+    # exactly one number suit plus at least one honour (9.6)
+    return len(w.number_suits) == 1 and bool(w.honours_held)
+
+
+def row_pure(i: Interpretation, w: Win) -> int:
+    return len(w.number_suits) == 1 and not w.honours_held
+
+
+def jewel(w: Win, suit: int, dragon: int) -> bool:
+    """Only ``suit`` and ``dragon``, both present; no wind, no other dragon (4.3, 9.5).
+
+    In every shape a dragon tile held is part of a pong, gong or pair.
+    """
+    return w.number_suits == {suit} and w.honours_held == {dragon}
+
+
+def row_jade(i: Interpretation, w: Win) -> int:
+    return jewel(w, BAMBOO, GREEN)
+
+
+def row_ruby(i: Interpretation, w: Win) -> int:
+    return jewel(w, CHARACTERS, RED)
+
+
+def row_sapphire(i: Interpretation, w: Win) -> int:
+    return jewel(w, CHARACTERS, WHITE)
+
+
+def row_diamond(i: Interpretation, w: Win) -> int:
+    return jewel(w, DOTS, WHITE)
+
+
+def row_all_honours(i: Interpretation, w: Win) -> int:
+    return not w.number_suits
+
+
+# 4.4 Honours (pongs include gongs; section 2)
+
+
+def wind_pongs(i: Interpretation) -> list[int]:
+    return [t for t in i.pongs if is_wind(t)]
+
+
+def dragon_pongs(i: Interpretation) -> list[int]:
+    return [t for t in i.pongs if is_dragon(t)]
+
+
+def eyes_are_wind(i: Interpretation) -> bool:
+    return i.eyes is not None and is_wind(i.eyes)
+
+
+def eyes_are_dragon(i: Interpretation) -> bool:
+    return i.eyes is not None and is_dragon(i.eyes)
+
+
+def row_wind_pong(i: Interpretation, w: Win) -> int:
+    # 1 per wind pong, +1 if the seat wind, +1 if the round wind (4.4, 9.19)
+    units = 0
+    for t in wind_pongs(i):
+        units += 1
+        units += (t - EAST) == w.seat
+        units += (t - EAST) == w.round
+    return units
+
+
+def row_dragon_pong(i: Interpretation, w: Win) -> int:
+    return len(dragon_pongs(i))
+
+
+def row_little_three_winds(i: Interpretation, w: Win) -> int:
+    return len(wind_pongs(i)) == 2 and eyes_are_wind(i)  # 9.9
+
+
+def row_big_three_winds(i: Interpretation, w: Win) -> int:
+    return len(wind_pongs(i)) == 3 and not eyes_are_wind(i)
+
+
+def row_little_four_winds(i: Interpretation, w: Win) -> int:
+    return len(wind_pongs(i)) == 3 and eyes_are_wind(i)
+
+
+def row_big_four_winds(i: Interpretation, w: Win) -> int:
+    return len(wind_pongs(i)) == 4
+
+
+def row_little_three_dragons(i: Interpretation, w: Win) -> int:
+    return len(dragon_pongs(i)) == 2 and eyes_are_dragon(i)
+
+
+def row_big_three_dragons(i: Interpretation, w: Win) -> int:
+    return len(dragon_pongs(i)) == 3
+
+
+# 4.5 Sets
+
+
+def row_all_pongs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and len(i.pongs) == 5
+
+
+def rises_by_one(numbers: list[int]) -> bool:
+    """x, x+1, x+2, ... exactly (a repeated number does not qualify; 9.8)."""
+    ordered = sorted(numbers)
+    return all(b == a + 1 for a, b in zip(ordered, ordered[1:]))
+
+
+def row_sister_sheungs(i: Interpretation, w: Win) -> int:
+    # three sheungs, same numbers, one in each number suit (4.5; at most once, 9.1)
+    for a, b, c in itertools.combinations(i.runs, 3):
+        if {a.suit, b.suit, c.suit} == set(NUMBER_SUITS) and a.numbers == b.numbers == c.numbers:
+            return 1
+    return 0
+
+
+def row_step_up_mixed(i: Interpretation, w: Win) -> int:
+    # three suits, lowest numbers rise by one in any suit assignment (4.5, 9.2, 9.17)
+    for trio in itertools.combinations(i.runs, 3):
+        if {r.suit for r in trio} == set(NUMBER_SUITS) and rises_by_one([r.lowest for r in trio]):
+            return 1
+    return 0
+
+
+def row_step_up_pure(i: Interpretation, w: Win) -> int:
+    for trio in itertools.combinations(i.runs, 3):
+        if len({r.suit for r in trio}) == 1 and rises_by_one([r.lowest for r in trio]):
+            return 1
+    return 0
+
+
+def all_step_up(i: Interpretation) -> set | None:
+    """The suits of a five-sheung All Step-Up (lowest numbers x..x+4), else None (9.8)."""
+    if i.shape != "standard" or len(i.runs) != 5:
+        return None
+    if not rises_by_one([r.lowest for r in i.runs]):
+        return None
+    return {r.suit for r in i.runs}
+
+
+def row_all_step_up_mixed(i: Interpretation, w: Win) -> int:
+    return all_step_up(i) == set(NUMBER_SUITS)
+
+
+def row_all_step_up_pure(i: Interpretation, w: Win) -> int:
+    suits = all_step_up(i)
+    return suits is not None and len(suits) == 1
+
+
+DRAGON_NUMBERS = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+
+
+def has_run(runs: list, suit: int, numbers: tuple) -> bool:
+    return any(r.suit == suit and r.numbers == numbers for r in runs)
+
+
+def pure_dragon_in(runs: list) -> bool:
+    """123, 456, 789 of one suit."""
+    return any(all(has_run(runs, s, n) for n in DRAGON_NUMBERS) for s in NUMBER_SUITS)
+
+
+def mixed_dragon_in(runs: list) -> bool:
+    """123, 456, 789 each in a different suit, any assignment (9.17)."""
+    for suits in itertools.permutations(NUMBER_SUITS):
+        if all(has_run(runs, s, n) for s, n in zip(suits, DRAGON_NUMBERS)):
+            return True
+    return False
+
+
+def concealed_runs(i: Interpretation) -> list:
+    return [r for r in i.runs if r.concealed]
+
+
+def row_pure_dragon_concealed(i: Interpretation, w: Win) -> int:
+    # only the three sheungs of the dragon must be concealed (9.3)
+    return i.shape == "standard" and pure_dragon_in(concealed_runs(i))
+
+
+def row_pure_dragon(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and pure_dragon_in(i.runs)
+
+
+def row_mixed_dragon_concealed(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and mixed_dragon_in(concealed_runs(i))
+
+
+def row_mixed_dragon(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and mixed_dragon_in(i.runs)
+
+
+def row_good_eyes(i: Interpretation, w: Win) -> int:
+    # Nico Nico looks at the winning tile (5.1, 9.4); others at the eyes (9.18)
+    if i.shape == "nico_nico":
+        return is_two_five_eight(w.win)
+    return i.eyes is not None and is_two_five_eight(i.eyes)
+
+
+# 4.6 Special hand values
+
+
+def row_nico_nico(i: Interpretation, w: Win) -> int:
+    return i.shape == "nico_nico"
+
+
+def row_nico_quad_pairs(i: Interpretation, w: Win) -> int:
+    return i.quads if i.shape == "nico_nico" else 0
+
+
+def row_thirteen_orphans(i: Interpretation, w: Win) -> int:
+    return i.shape == "thirteen_orphans"
+
+
+def row_sixteen_orphans(i: Interpretation, w: Win) -> int:
+    return i.shape == "sixteen_orphans"
+
+
+PREDICATES = {
+    "self_draw": row_self_draw,
+    "concealed_hand": row_concealed_hand,
+    "concealed_self_draw": row_concealed_self_draw,
+    "single_wait": row_single_wait,
+    "closing": row_closing,
+    "no_flowers": row_no_flowers,
+    "seat_flower": row_seat_flower,
+    "flower_set": row_flower_set,
+    "all_five_suits": row_all_five_suits,
+    "no_honours": row_no_honours,
+    "no_flower_no_honour": row_no_flower_no_honour,
+    "all_sheung_nfnh": row_all_sheung_nfnh,
+    "semi_pure": row_semi_pure,
+    "pure": row_pure,
+    "jade": row_jade,
+    "ruby": row_ruby,
+    "sapphire": row_sapphire,
+    "diamond": row_diamond,
+    "all_honours": row_all_honours,
+    "wind_pong": row_wind_pong,
+    "dragon_pong": row_dragon_pong,
+    "little_three_winds": row_little_three_winds,
+    "big_three_winds": row_big_three_winds,
+    "little_four_winds": row_little_four_winds,
+    "big_four_winds": row_big_four_winds,
+    "little_three_dragons": row_little_three_dragons,
+    "big_three_dragons": row_big_three_dragons,
+    "all_pongs": row_all_pongs,
+    "sister_sheungs": row_sister_sheungs,
+    "step_up_mixed": row_step_up_mixed,
+    "step_up_pure": row_step_up_pure,
+    "all_step_up_mixed": row_all_step_up_mixed,
+    "all_step_up_pure": row_all_step_up_pure,
+    "pure_dragon_concealed": row_pure_dragon_concealed,
+    "pure_dragon": row_pure_dragon,
+    "mixed_dragon_concealed": row_mixed_dragon_concealed,
+    "mixed_dragon": row_mixed_dragon,
+    "good_eyes": row_good_eyes,
+    "nico_nico": row_nico_nico,
+    "nico_quad_pairs": row_nico_quad_pairs,
+    "thirteen_orphans": row_thirteen_orphans,
+    "sixteen_orphans": row_sixteen_orphans,
+}
+
+# Added after the Chicken (section 4.7, 6); not part of `points`.
+DEALER_AND_BASE = ("mahjong_base", "east_wins", "streak_bonus")
+
+
+# ---------------------------------------------------------------------------
+# Scoring one interpretation (sections 4-6)
+# ---------------------------------------------------------------------------
+
+
+def row_value(row: dict, units: int) -> int:
+    """Points of a row scoring ``units`` units (nico_quad_pairs: a list by count)."""
+    points = row["points"]
+    if isinstance(points, list):
+        return points[min(units, len(points)) - 1]
+    return points * units
+
+
+def scoring_rows(i: Interpretation, w: Win, rules: dict) -> dict:
+    """``{row id: points}`` of the rows that score for this interpretation, table order."""
+    table = rules["rows"]
+    fired = {}  # row id -> units, for rows whose predicate holds in this shape
+    for row_id in rules["order"]:
+        if row_id in DEALER_AND_BASE:
+            continue
+        if row_id not in PREDICATES:
+            raise KeyError(f"rule table row {row_id!r} has no predicate in the reference")
+        if i.shape not in table[row_id]["shapes"]:
+            continue
+        units = int(PREDICATES[row_id](i, w))
+        if units > 0:
+            fired[row_id] = units
+
+    # A fired row scores unless a *scoring* row replaces it (not transitive).
+    memo = {}
+
+    def scores(row_id: str, seen=()) -> bool:
+        if row_id not in memo:
+            if row_id in seen:
+                raise ValueError(f"replacement cycle through {row_id!r}")
+            memo[row_id] = not any(
+                row_id in table[other]["replaces"] and scores(other, seen + (row_id,))
+                for other in fired
+                if other != row_id
+            )
+        return memo[row_id]
+
+    result = {}
+    for row_id, units in fired.items():
+        if scores(row_id):
+            value = row_value(table[row_id], units)
+            if value > 0:
+                result[row_id] = value
+    return result
+
+
+def total_up(rows: dict, w: Win, rules: dict) -> dict:
+    """Section 6: points, Chicken, total, legality, payout; the dealer rows added."""
+    table = rules["rows"]
+    minimum = rules["minimum"][w.round]
+    points = sum(rows.values())
+    chicken = points == rules["chicken_points"]
+    base = table["mahjong_base"]["points"]
+    total = minimum if chicken else points + base
+    legal = chicken or total >= minimum
+    shown = dict(rows)
+    shown["mahjong_base"] = base  # every win (9.12)
+    dealer = 0
+    if w.seat == 0:  # East, the dealer
+        shown["east_wins"] = table["east_wins"]["points"]
+        dealer += table["east_wins"]["points"]
+        if w.streak > 0:
+            shown["streak_bonus"] = table["streak_bonus"]["points"] * w.streak
+            dealer += shown["streak_bonus"]
+    return {
+        "rows": shown,
+        "points": points,
+        "chicken": chicken,
+        "total": total,
+        "legal": legal,
+        "payout": total + dealer if legal else 0,
+    }
+
+
+NOT_A_WIN = {
+    "is_win": False,
+    "shape": None,
+    "rows": {},
+    "points": 0,
+    "chicken": False,
+    "total": 0,
+    "legal": False,
+    "payout": 0,
+}
+
+
+def score_win(w: Win, rules: dict) -> dict:
+    """Score every interpretation and return the best one (section 6)."""
+    concealed17 = list(w.concealed16)
+    concealed17[w.win] += 1
+    best = None
+    for index, interp in enumerate(all_interpretations(concealed17, w.declared)):
+        result = total_up(scoring_rows(interp, w, rules), w, rules)
+        rank = (-result["payout"], -result["points"], index)
+        if best is None or rank < best[0]:
+            best = (rank, interp.shape, result)
+    if best is None:
+        return dict(NOT_A_WIN, rows={})
+    _, shape, result = best
+    return {"is_win": True, "shape": shape, **result}
+
+
+# ---------------------------------------------------------------------------
+# Public interface
+# ---------------------------------------------------------------------------
+
+
+def _wind(value, what: str) -> int:
+    if isinstance(value, str) and len(value) == 1 and value in WINDS:
+        return WINDS.index(value)
+    raise ValueError(f"{what} must be one of E S W N, got {value!r}")
+
+
+def _situation(hand, win, self_drawn, seat, round, flowers, streak, closing) -> Win:
+    parsed = parse_hand(hand)
+    declared = tuple((SetKind(int(kind)), int(tile)) for kind, tile in parsed.declared)
+    concealed16 = tuple(int(c) for c in parsed.concealed)
+    flower_numbers = tuple(parse_flowers(flowers or ""))
+    if int(streak) < 0:
+        raise ValueError(f"streak must be 0 or more, got {streak!r}")
+    if closing and any(is_exposed(kind) for kind, _ in declared):
+        raise ValueError("Closing with an exposed set is invalid (RULES.md 4.1, 9.14)")
+    return Win(
+        concealed16=concealed16,
+        declared=declared,
+        win=win,
+        self_drawn=bool(self_drawn),
+        seat=_wind(seat, "seat"),
+        round=_wind(round, "round"),
+        flowers=flower_numbers,
+        streak=int(streak),
+        closing=bool(closing),
+    )
+
+
+def score(
+    hand: str,
+    win: str,
+    *,
+    self_drawn=False,
+    seat="E",
+    round="E",
+    flowers="",
+    streak=0,
+    closing=False,
+    rules_path=None,
+) -> dict:
+    """Score a hand; the result has the keys of the conformance files' ``result``.
+
+    ``{"is_win", "shape", "rows", "points", "chicken", "total", "legal", "payout"}``
+    """
+    rules = load_rules(None if rules_path is None else str(rules_path))
+    w = _situation(hand, parse_tile(win), self_drawn, seat, round, flowers, streak, closing)
+    if sum(w.concealed16) + 1 + 3 * len(w.declared) != 17:
+        raise ValueError(f"{hand!r} does not hold 16 tiles before the win")
+    if w.all_counts[w.win] > 4:
+        raise ValueError(f"a fifth copy of {TILE_NAMES[w.win]} with the winning tile")
+    return score_win(w, rules)
+
+
+def waits(
+    hand: str,
+    *,
+    seat="E",
+    round="E",
+    flowers="",
+    streak=0,
+    closing=False,
+    rules_path=None,
+) -> dict:
+    """``{tile name: {"discard": payout, "self_draw": payout}}`` for every wait (section 7).
+
+    Brute force: each of the 34 kinds as the winning tile, kinds already held
+    four times skipped, kept when the 17 tiles make any shape.
+    """
+    rules = load_rules(None if rules_path is None else str(rules_path))
+    w = _situation(hand, 0, False, seat, round, flowers, streak, closing)
+    held = held_counts(list(w.concealed16), w.declared)
+    result = {}
+    for k in range(N_KINDS):
+        if held[k] >= 4:
+            continue
+        on_discard = score_win(replace(w, win=k, self_drawn=False), rules)
+        if not on_discard["is_win"]:
+            continue
+        on_draw = score_win(replace(w, win=k, self_drawn=True), rules)
+        result[TILE_NAMES[k]] = {"discard": on_discard["payout"], "self_draw": on_draw["payout"]}
+    return result
