@@ -7,6 +7,7 @@ from .batch import RECORD_KEYS, HandBatch
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .score import BatchResult, Score, interpretations, score, score_batch
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
+from .waits import WaitsResult, tile_efficiency, waits, waits_batch
 
 __all__ = [
     "BatchResult",
@@ -21,11 +22,15 @@ __all__ = [
     "SetKind",
     "Shape",
     "TILE_NAMES",
+    "WaitsResult",
     "interpretations",
     "load_rules",
     "parse_hand",
     "parse_tile",
     "score",
     "score_batch",
+    "tile_efficiency",
+    "waits",
+    "waits_batch",
 ]
 __version__ = "0.1.0"

@@ -82,6 +82,34 @@ def _finish(j, shape, a, b, c, units, seat, round_wind, streak, rule_args, rows_
 
 
 @jit
+def load_hand(concealed, declared, counts, held):
+    """Fill ``counts`` with the concealed tiles and ``held`` with all 16 tiles.
+
+    Returns (number of declared sets, whether any is exposed).
+    """
+    n_declared = 0
+    exposed = False
+    for t in range(N_KINDS):
+        counts[t] = concealed[t]
+        held[t] = concealed[t]
+    for k in range(declared.shape[0]):
+        kind = declared[k, 0]
+        t = declared[k, 1]
+        if kind == 0:
+            continue
+        n_declared += 1
+        if kind != CONCEALED_GONG:
+            exposed = True
+        if kind == SHEUNG:
+            held[t] += 1
+            held[t + 1] += 1
+            held[t + 2] += 1
+        else:
+            held[t] += 4 if kind >= GONG else 3
+    return n_declared, exposed
+
+
+@jit
 def interpret_hand(
     concealed,
     declared,
@@ -92,6 +120,7 @@ def interpret_hand(
     flowers,
     streak,
     closing,
+    known_waits,
     rule_args,
     counts,
     held,
@@ -117,6 +146,8 @@ def interpret_hand(
         Winning tile 0-33.
     self_drawn, closing : bool; seat, round_wind : int 0-3 (E S W N);
     flowers : int bitmask (bit n-1 = flower n); streak : int
+    known_waits : int
+        Number of waits of the 16 tiles if the caller knows it, else -1.
     rule_args : tuple
         :meth:`fastscore.rules.RuleTable.kernel_args`.
     counts .. sheungs : scratch arrays (see :func:`make_scratch`).
@@ -124,25 +155,7 @@ def interpret_hand(
         Row points and (shape, a, b, c, points, chicken, total, legal, payout)
         of each interpretation, in RULES.md 9.13 order.
     """
-    n_declared = 0
-    exposed = False
-    for t in range(N_KINDS):
-        counts[t] = concealed[t]
-        held[t] = concealed[t]
-    for k in range(declared.shape[0]):
-        kind = declared[k, 0]
-        t = declared[k, 1]
-        if kind == 0:
-            continue
-        n_declared += 1
-        if kind != CONCEALED_GONG:
-            exposed = True
-        if kind == SHEUNG:
-            held[t] += 1
-            held[t + 1] += 1
-            held[t + 2] += 1
-        else:
-            held[t] += 4 if kind >= GONG else 3
+    n_declared, exposed = load_hand(concealed, declared, counts, held)
     held[win] += 1
     word = suit_word(held)
     held[win] -= 1
@@ -150,10 +163,10 @@ def interpret_hand(
     counts[win] += 1
 
     n = 0
-    n_waits = 0
+    n_waits = known_waits
     # Standard decompositions (section 3), combined with the declared sets.
     nd = standard_decompositions(counts, eyes_buf, pongs_buf, sheungs_buf)
-    if nd:
+    if nd and n_waits < 0:
         counts[win] -= 1
         n_waits = count_waits(counts, n_declared, held, 2)
         counts[win] += 1
@@ -335,6 +348,7 @@ def score_kernel(
                 flowers[i],
                 streak[i],
                 closing[i],
+                -1,
                 rule_args,
                 counts,
                 held,
@@ -367,7 +381,7 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
     """All interpretations of one hand: (n, rows (K, R), info (K, 9), eyes_buf, pongs_buf, sheungs_buf)."""
     counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info = make_scratch()
     n = interpret_hand(
-        concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args,
+        concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1, rule_args,
         counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info,
     )
     return n, rows, info, eyes_buf, pongs_buf, sheungs_buf

@@ -1,0 +1,223 @@
+"""Exhaustive waits analysis of 16-tile hands (RULES.md section 7, 9.10).
+
+For every hand, every tile kind that completes it into any shape of section 3
+(kinds already held four times excluded), with the payout of that win on a
+discard and on a self-draw.  The kernel scores each completion with the same
+:func:`fastscore.kernel.interpret_hand` as :func:`fastscore.score_batch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._jit import jit_parallel, prange
+from .batch import HandBatch, held_counts
+from .decompose import N_KINDS, is_win
+from .kernel import BLOCK, INFO_PAYOUT, best_interpretation, interpret_hand, load_hand, make_scratch
+from .rules import resolve_rules
+from .tiles import TILE_NAMES, ErrorCode, HandError
+
+__all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
+
+
+@jit_parallel
+def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args,
+                 mask, payout_discard, payout_self_draw, n_waits):
+    """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
+
+    Hands that are not ready leave after the 34 win checks, before any scoring.
+    """
+    n = concealed.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info = make_scratch()
+        counts16 = np.zeros(N_KINDS, dtype=np.int64)
+        held16 = np.zeros(N_KINDS, dtype=np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            if not ok[i]:
+                continue
+            n_declared, _ = load_hand(concealed[i], declared[i], counts16, held16)
+            found = 0
+            for t in range(N_KINDS):
+                if held16[t] >= 4:
+                    continue
+                counts16[t] += 1
+                if is_win(counts16, n_declared):
+                    mask[i, t] = True
+                    found += 1
+                counts16[t] -= 1
+            n_waits[i] = found
+            if found == 0:
+                continue
+            for t in range(N_KINDS):
+                if not mask[i, t]:
+                    continue
+                for self_drawn in (False, True):
+                    m = interpret_hand(
+                        concealed[i], declared[i], t, self_drawn, seat[i], round_wind[i], flowers[i], streak[i],
+                        closing[i], found, rule_args, counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units,
+                        units, pongs, sheungs, rows, info,
+                    )
+                    best = best_interpretation(info, m)
+                    if self_drawn:
+                        payout_self_draw[i, t] = info[best, INFO_PAYOUT]
+                    else:
+                        payout_discard[i, t] = info[best, INFO_PAYOUT]
+
+
+@dataclass
+class WaitsResult:
+    """Waits of N 16-tile hands.
+
+    Attributes
+    ----------
+    mask : ndarray, shape (N, 34), bool
+        ``mask[i, t]``: tile kind ``t`` completes hand ``i``.
+    payout_discard, payout_self_draw : ndarray, shape (N, 34), int32
+        Payout in points of the win on ``t`` from a discard / by self-draw
+        (0 where not a wait, or where the completion is not legal, 9.10).
+    n_waits : ndarray, shape (N,), int16
+        Number of waiting kinds.
+    error : ndarray, shape (N,), uint8
+        :class:`~fastscore.ErrorCode` per row; ``messages`` maps row -> message.
+    """
+
+    mask: np.ndarray
+    payout_discard: np.ndarray
+    payout_self_draw: np.ndarray
+    n_waits: np.ndarray
+    error: np.ndarray
+    messages: dict
+
+    def __len__(self) -> int:
+        return self.mask.shape[0]
+
+    def waits_at(self, i: int) -> dict:
+        """Row ``i`` as ``{tile: {"discard": payout, "self_draw": payout}}``."""
+        return {
+            TILE_NAMES[t]: {"discard": int(self.payout_discard[i, t]), "self_draw": int(self.payout_self_draw[i, t])}
+            for t in np.flatnonzero(self.mask[i])
+        }
+
+    def to_records(self) -> Iterator[dict]:
+        """One ``{"waits", "n_waits", "error"}`` dict per row."""
+        for i in range(len(self)):
+            yield {
+                "waits": self.waits_at(i),
+                "n_waits": int(self.n_waits[i]),
+                "error": self.messages.get(i) if self.error[i] else None,
+            }
+
+
+def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
+    """Waits and their payouts for every 16-tile hand of a batch (RULES.md section 7).
+
+    Parameters
+    ----------
+    batch : HandBatch
+        Hands without a winning tile (``win`` is ignored); flagged rows are skipped.
+    rules : RuleTable, path or None
+        Rule table; default the packaged one.
+
+    Returns
+    -------
+    WaitsResult
+    """
+    table = resolve_rules(rules)
+    n = len(batch)
+    out = WaitsResult(
+        mask=np.zeros((n, N_KINDS), dtype=np.bool_),
+        payout_discard=np.zeros((n, N_KINDS), dtype=np.int32),
+        payout_self_draw=np.zeros((n, N_KINDS), dtype=np.int32),
+        n_waits=np.zeros(n, dtype=np.int16),
+        error=batch.error.copy(),
+        messages=dict(batch.messages),
+    )
+    waits_kernel(
+        batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
+        batch.error == 0, table.kernel_args(),
+        out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
+    )
+    return out
+
+
+def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False, rules=None) -> dict:
+    """The waits of one 16-tile hand and what each would pay (RULES.md section 7): a batch of one.
+
+    Parameters
+    ----------
+    hand : str
+        The 16 tiles in RULES.md section 8 notation.
+    seat, round, flowers, streak, closing, rules
+        As in :func:`fastscore.score`.
+
+    Returns
+    -------
+    dict
+        ``{tile: {"discard": payout, "self_draw": payout}}`` in tile order,
+        payouts in points; empty when the hand is not ready.
+
+    Raises
+    ------
+    ValueError
+        Invalid hand or context, naming the token.
+
+    Examples
+    --------
+    >>> waits("123m456p 11z 56s [777m] [999s]", seat="S")
+    {'4s': {'discard': 20, 'self_draw': 0}, '7s': {'discard': 20, 'self_draw': 0}}
+    """
+    record = dict(hand=hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing)
+    batch = HandBatch.from_records([record], require_win=False)
+    if batch.error[0]:
+        raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))
+    return waits_batch(batch, rules).waits_at(0)
+
+
+def tile_efficiency(batch: HandBatch, result: WaitsResult, seen=None) -> dict:
+    """The summary a simulation needs from a waits analysis.
+
+    Parameters
+    ----------
+    batch : HandBatch
+        The N hands given to :func:`waits_batch`.
+    result : WaitsResult
+        Its result.
+    seen : array_like, shape (N, 34) or (34,), optional
+        Copies of each kind already visible to the player (discards, other
+        players' exposed sets), not counting the player's own hand.
+
+    Returns
+    -------
+    dict of ndarrays, each shape (N,)
+        ``n_waits`` (int16, waiting kinds), ``live_tiles`` (int16, copies of
+        waiting kinds neither in the hand nor seen), ``expected_discard`` and
+        ``expected_self_draw`` (float64, mean payout in points over the live
+        tiles, 0 when none is live).
+
+    Raises
+    ------
+    ValueError
+        If ``seen`` has the wrong shape or a value outside 0-4.
+    """
+    n = len(result)
+    seen = np.zeros((n, N_KINDS), dtype=np.int16) if seen is None else np.asarray(seen)
+    seen = np.broadcast_to(seen, (n, N_KINDS)) if seen.shape == (N_KINDS,) else seen
+    if seen.shape != (n, N_KINDS) or not np.issubdtype(seen.dtype, np.integer):
+        raise ValueError(f"seen must be integer counts of shape ({n}, 34) or (34,), got {seen.shape} {seen.dtype}")
+    if (seen < 0).any() or (seen > 4).any():
+        raise ValueError("seen counts must be between 0 and 4")
+    live = np.clip(4 - held_counts(batch, with_win=False) - seen, 0, 4) * result.mask
+    n_live = live.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        discard = np.where(n_live > 0, (live * result.payout_discard).sum(axis=1) / n_live, 0.0)
+        self_draw = np.where(n_live > 0, (live * result.payout_self_draw).sum(axis=1) / n_live, 0.0)
+    return {
+        "n_waits": result.n_waits.copy(),
+        "live_tiles": n_live.astype(np.int16),
+        "expected_discard": discard,
+        "expected_self_draw": self_draw,
+    }
