@@ -1,0 +1,45 @@
+"""The shared conformance cases (../shared/conformance), read for the tests.
+
+They are found beside the checkout (``<repo>/../shared/conformance``) or in the
+folder named by ``FASTSCORE_CONFORMANCE``.  Missing cases are an error, not a
+skip: the suite must not pass without them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+
+def conformance_dir() -> Path:
+    env = os.environ.get("FASTSCORE_CONFORMANCE")
+    for candidate in ([Path(env)] if env else []) + [Path(__file__).resolve().parents[2] / "shared" / "conformance"]:
+        if (candidate / "score_cases.jsonl").exists():
+            return candidate
+    raise FileNotFoundError(
+        "conformance cases not found: expected ../shared/conformance beside the checkout, "
+        "or set FASTSCORE_CONFORMANCE to the folder holding score_cases.jsonl"
+    )
+
+
+# Cases whose expected value we believe is wrong after working them by hand:
+# {(file name, line number): reason}.  They stay in the run as strict xfails.
+DISPUTED: dict[tuple[str, int], str] = {}
+
+
+def load(name: str) -> list[dict]:
+    """Every case of ``score_cases.jsonl`` or ``waits_cases.jsonl``, in file order."""
+    with open(conformance_dir() / name) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def params(name: str) -> list:
+    """The cases as pytest params, disputed ones marked strict xfail."""
+    out = []
+    for line_no, case in enumerate(load(name), start=1):
+        marks = [pytest.mark.xfail(strict=True, reason=DISPUTED[(name, line_no)])] if (name, line_no) in DISPUTED else []
+        out.append(pytest.param(case, id=f"{name.split('_')[0]}-{line_no}-{case.get('family', 'waits')}", marks=marks))
+    return out

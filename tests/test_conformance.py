@@ -1,0 +1,33 @@
+"""fastscore against the shared conformance cases, one hand at a time and as one batch."""
+
+from __future__ import annotations
+
+import pytest
+
+import fastscore
+from conformance import load, params
+
+
+@pytest.mark.parametrize("data", params("score_cases.jsonl"))
+def test_score_case(data):
+    assert fastscore.score(**data["case"]).to_dict() == data["result"]
+
+
+@pytest.mark.parametrize("data", params("waits_cases.jsonl"))
+def test_waits_case(data):
+    assert fastscore.waits(**data["case"]) == data["waits"]
+
+
+def test_score_batch_on_all_cases():
+    cases = load("score_cases.jsonl")
+    result = fastscore.score_batch(fastscore.HandBatch.from_records(c["case"] for c in cases))
+    got = [{k: v for k, v in r.items() if k != "error"} for r in result.to_records()]
+    assert got == [c["result"] for c in cases]
+    assert not result.error.any()
+
+
+def test_waits_batch_on_all_cases():
+    cases = load("waits_cases.jsonl")
+    result = fastscore.waits_batch(fastscore.HandBatch.from_records((c["case"] for c in cases), require_win=False))
+    assert [r["waits"] for r in result.to_records()] == [c["waits"] for c in cases]
+    assert result.n_waits.tolist() == [len(c["waits"]) for c in cases]
