@@ -7,6 +7,7 @@ A standard decomposition is stored per tile: ``eyes`` (the eyes tile index),
 ``pongs[t]`` (0/1, a concealed pong of tile t) and ``sheungs[t]`` (0-4 concealed
 sheungs starting at tile t).  Decompositions come out in the RULES.md 9.13 order:
 their groups written as sorted tile-index tuples, compared lexicographically.
+Number suits are looked up in the per-suit tables of :mod:`fastscore.tables`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
+from .tables import COMPLETE_EYES, COMPLETE_SETS, EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
 
 N_KINDS = 34
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
@@ -23,67 +25,48 @@ MAX_DECOMPOSITIONS = 64
 
 
 @jit
-def sets_complete(counts, start):
-    """True if the 9 number tiles from ``start`` split into sheungs and pongs only."""
-    c0 = 0
-    c1 = 0
-    # Greedy: at the lowest tile a pong and three sheungs are interchangeable.
-    rem = np.empty(9, dtype=np.int64)
-    for i in range(9):
-        rem[i] = counts[start + i]
-    for i in range(9):
-        c0 = rem[i]
-        if c0 >= 3:
-            c0 -= 3
-        if c0 > 0:
-            if i > 6:
-                return False
-            c1 = c0
-            if rem[i + 1] < c1 or rem[i + 2] < c1:
-                return False
-            rem[i + 1] -= c1
-            rem[i + 2] -= c1
-    return True
+def suit_code(counts, base):
+    """Base-5 code of the 9 counts from ``base`` (the per-suit table index)."""
+    code = 0
+    for i in range(8, -1, -1):
+        code = code * 5 + counts[base + i]
+    return code
 
 
 @jit
-def is_standard(counts):
-    """True if ``counts`` splits into sets and exactly one eyes (section 3, standard shape)."""
-    eyes_suit = -1
-    for s in range(3):
-        total = 0
-        for i in range(9):
-            total += counts[9 * s + i]
-        r = total % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if eyes_suit >= 0:
-                return False
-            eyes_suit = s
-    honour_pairs = 0
+def honour_eyes(counts):
+    """Number of honour pairs, or -1 if an honour count of 1 or 4 breaks the standard shape."""
+    pairs = 0
     for t in range(27, 34):
         c = counts[t]
         if c == 1 or c == 4:
-            return False
+            return -1
         if c == 2:
-            honour_pairs += 1
-    if honour_pairs + (1 if eyes_suit >= 0 else 0) != 1:
+            pairs += 1
+    return pairs
+
+
+@jit
+def is_standard(counts, suit_info):
+    """True if ``counts`` splits into sets and exactly one eyes (section 3, standard shape)."""
+    eyes = honour_eyes(counts)
+    if eyes < 0:
         return False
     for s in range(3):
-        if s != eyes_suit and not sets_complete(counts, 9 * s):
+        n = 0
+        for i in range(9):
+            n += counts[9 * s + i]
+        r = n % 3
+        if r == 1:
             return False
-    if eyes_suit < 0:
-        return True
-    base = 9 * eyes_suit
-    for i in range(9):
-        if counts[base + i] >= 2:
-            counts[base + i] -= 2
-            ok = sets_complete(counts, base)
-            counts[base + i] += 2
-            if ok:
-                return True
-    return False
+        info = suit_info[suit_code(counts, 9 * s)]
+        if r == 2:
+            eyes += 1
+            if not info & COMPLETE_EYES:
+                return False
+        elif not info & COMPLETE_SETS:
+            return False
+    return eyes == 1
 
 
 @jit
@@ -187,12 +170,8 @@ def sixteen_orphans_eyes(counts, n_declared):
 
 
 @jit
-def is_win(counts, n_declared):
-    """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
-    if is_standard(counts):
-        return True
-    if n_declared:
-        return False
+def is_special(counts):
+    """True if the 17 concealed tiles (no declared set) make Nico Nico, 13 or 16 Orphans."""
     return (
         nico_pong(counts, 0) >= 0
         or thirteen_orphans_split(counts, 0, 0)[0] >= 0
@@ -201,34 +180,144 @@ def is_win(counts, n_declared):
 
 
 @jit
-def count_waits(counts16, n_declared, held16, limit):
-    """Number of tile kinds completing the 16-tile hand (section 7), counting up to ``limit``.
+def is_win(counts, n_declared, suit_info):
+    """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
+    if is_standard(counts, suit_info):
+        return True
+    return n_declared == 0 and is_special(counts)
 
-    counts16 : (34,) int64, concealed tiles; held16 : (34,) int64, all 16 tiles
-    (declared sets included), for excluding kinds already held four times.
+
+@jit
+def wait_mask(counts16, n_declared, held16, suit_info):
+    """Bitmask (bit t for tile t) of the waits of a 16-tile hand (section 7).
+
+    counts16 : (34,) int64, concealed tiles (restored on return); held16 :
+    (34,) int64, all 16 tiles with declared sets, for excluding kinds already
+    held four times.  Standard waits come from the per-suit wait masks; the
+    special shapes are tried tile by tile only when a cheap count allows them.
     """
-    n = 0
+    mask = 0
+    r0, i0 = _suit_state(counts16, 0, suit_info)
+    r1, i1 = _suit_state(counts16, 9, suit_info)
+    r2, i2 = _suit_state(counts16, 18, suit_info)
+    residue = (r0, r1, r2)
+    info = (i0, i1, i2)
+    h_eyes = honour_eyes(counts16)
+    # A number tile of suit s: the other suits and the honours must already be complete.
+    if h_eyes >= 0:
+        for s in range(3):
+            eyes = h_eyes
+            ok = True
+            for s2 in range(3):
+                if s2 == s:
+                    continue
+                if residue[s2] == 1:
+                    ok = False
+                elif residue[s2] == 2:
+                    eyes += 1
+                    ok = ok and (info[s2] & COMPLETE_EYES) != 0
+                else:
+                    ok = ok and (info[s2] & COMPLETE_SETS) != 0
+            if not ok or eyes > 1:
+                continue
+            if eyes == 1 and residue[s] == 2:
+                mask |= ((info[s] >> WAIT_SETS_SHIFT) & 511) << (9 * s)
+            elif eyes == 0 and residue[s] == 1:
+                mask |= ((info[s] >> WAIT_EYES_SHIFT) & 511) << (9 * s)
+    # An honour tile: every number suit complete, the honours complete after the addition.
+    suit_eyes = 0
+    ok = True
+    for s in range(3):
+        if residue[s] == 1:
+            ok = False
+        elif residue[s] == 2:
+            suit_eyes += 1
+            ok = ok and (info[s] & COMPLETE_EYES) != 0
+        else:
+            ok = ok and (info[s] & COMPLETE_SETS) != 0
+    if ok and suit_eyes <= 1:
+        for t in range(27, 34):
+            counts16[t] += 1
+            e = honour_eyes(counts16)
+            counts16[t] -= 1
+            if e >= 0 and e + suit_eyes == 1:
+                mask |= 1 << t
+    if n_declared == 0 and _special_possible(counts16):
+        for t in range(N_KINDS):
+            if not mask & (1 << t):
+                counts16[t] += 1
+                if is_special(counts16):
+                    mask |= 1 << t
+                counts16[t] -= 1
     for t in range(N_KINDS):
         if held16[t] >= 4:
-            continue
-        counts16[t] += 1
-        ok = is_win(counts16, n_declared)
-        counts16[t] -= 1
-        if ok:
-            n += 1
-            if n >= limit:
-                return n
+            mask &= ~(1 << t)
+    return mask
+
+
+@jit
+def _suit_state(counts, base, suit_info):
+    """(tile count mod 3, table entry) of the suit at ``base``."""
+    n = 0
+    for i in range(9):
+        n += counts[base + i]
+    return n % 3, np.int64(suit_info[suit_code(counts, base)])
+
+
+@jit
+def _special_possible(counts16):
+    """Cheap necessary condition for a special-shape wait of 16 concealed tiles."""
+    odd = 0
+    orphans = 0
+    honours = 0
+    for t in range(N_KINDS):
+        if counts16[t] % 2:
+            odd += 1
+    for o in ORPHANS:
+        if counts16[o]:
+            orphans += 1
+    for t in range(27, 34):
+        if counts16[t]:
+            honours += 1
+    # Nico Nico: one odd kind (the pong to be, or the single) besides the wait; 13 / 16 Orphans.
+    return odd <= 2 or orphans >= 12 or honours >= 6
+
+
+@jit
+def count_waits(counts16, n_declared, held16, suit_info):
+    """Number of waits of a 16-tile hand (see :func:`wait_mask`)."""
+    mask = wait_mask(counts16, n_declared, held16, suit_info)
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
     return n
 
 
 @jit
-def standard_decompositions(counts, eyes_out, pongs_out, sheungs_out):
+def _unpack(word, base, slot, eyes_out, pongs_out, sheungs_out):
+    e = (word >> EYES_SHIFT) & 15
+    if e:
+        eyes_out[slot] = base + e - 1
+    for i in range(9):
+        pongs_out[slot, base + i] = (word >> (PONG_SHIFT + i)) & 1
+    for i in range(7):
+        sheungs_out[slot, base + i] = (word >> (SHEUNG_SHIFT + 3 * i)) & 7
+
+
+@jit
+def standard_decompositions(counts, tables, eyes_out, pongs_out, sheungs_out):
     """Every standard decomposition of ``counts`` into sets and one eyes, in 9.13 order.
+
+    The product of the per-suit decomposition lists of :mod:`fastscore.tables`
+    (characters outermost), with the honours' pongs and eyes fixed.
 
     Parameters
     ----------
     counts : (34,) int64
-        Concealed tiles with the winning tile; restored on return.
+        Concealed tiles with the winning tile.
+    tables : tuple
+        :func:`fastscore.tables.suit_tables`.
     eyes_out : (M,) int64; pongs_out, sheungs_out : (M, 34) int64
         Filled with the first M decompositions.
 
@@ -237,63 +326,29 @@ def standard_decompositions(counts, eyes_out, pongs_out, sheungs_out):
     int
         Number of decompositions written (at most M).
     """
-    if not is_standard(counts):
+    suit_info, dec_offset, dec_words = tables
+    if not is_standard(counts, suit_info):
         return 0
+    c0 = suit_code(counts, 0)
+    c1 = suit_code(counts, 9)
+    c2 = suit_code(counts, 18)
+    honour_eyes_tile = -1
+    for t in range(27, 34):
+        if counts[t] == 2:
+            honour_eyes_tile = t
     cap = eyes_out.shape[0]
-    opt = np.zeros(N_KINDS + 1, dtype=np.int64)
-    e_at = np.zeros(N_KINDS, dtype=np.int64)
-    p_at = np.zeros(N_KINDS, dtype=np.int64)
-    s_at = np.zeros(N_KINDS, dtype=np.int64)
     n = 0
-    eyes_used = 0
-    i = 0
-    while True:
-        if i == N_KINDS:
-            if eyes_used == 1 and n < cap:
-                for t in range(N_KINDS):
-                    pongs_out[n, t] = p_at[t]
-                    sheungs_out[n, t] = s_at[t]
-                    if e_at[t]:
-                        eyes_out[n] = t
+    for a in range(dec_offset[c0], dec_offset[c0 + 1]):
+        for b in range(dec_offset[c1], dec_offset[c1 + 1]):
+            for c in range(dec_offset[c2], dec_offset[c2 + 1]):
+                if n == cap:
+                    return n
+                eyes_out[n] = honour_eyes_tile
+                _unpack(dec_words[a], 0, n, eyes_out, pongs_out, sheungs_out)
+                _unpack(dec_words[b], 9, n, eyes_out, pongs_out, sheungs_out)
+                _unpack(dec_words[c], 18, n, eyes_out, pongs_out, sheungs_out)
+                for t in range(27, 34):
+                    pongs_out[n, t] = 1 if counts[t] == 3 else 0
+                    sheungs_out[n, t] = 0
                 n += 1
-            i -= 1
-            counts[i] = 2 * e_at[i] + 3 * p_at[i] + s_at[i]
-            if s_at[i]:
-                counts[i + 1] += s_at[i]
-                counts[i + 2] += s_at[i]
-            eyes_used -= e_at[i]
-            continue
-        advanced = False
-        c = counts[i]
-        while opt[i] < 4:
-            o = opt[i]
-            opt[i] += 1
-            e = 1 if o < 2 else 0
-            p = 1 if o % 2 == 0 else 0
-            s = c - 2 * e - 3 * p
-            if s < 0 or eyes_used + e > 1:
-                continue
-            if s > 0 and (i >= 27 or i % 9 > 6 or counts[i + 1] < s or counts[i + 2] < s):
-                continue
-            e_at[i] = e
-            p_at[i] = p
-            s_at[i] = s
-            eyes_used += e
-            counts[i] = 0
-            if s:
-                counts[i + 1] -= s
-                counts[i + 2] -= s
-            i += 1
-            opt[i] = 0
-            advanced = True
-            break
-        if not advanced:
-            if i == 0:
-                break
-            i -= 1
-            counts[i] = 2 * e_at[i] + 3 * p_at[i] + s_at[i]
-            if s_at[i]:
-                counts[i + 1] += s_at[i]
-                counts[i + 2] += s_at[i]
-            eyes_used -= e_at[i]
     return n

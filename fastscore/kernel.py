@@ -122,6 +122,7 @@ def interpret_hand(
     closing,
     known_waits,
     rule_args,
+    tables,
     counts,
     held,
     eyes_buf,
@@ -150,6 +151,8 @@ def interpret_hand(
         Number of waits of the 16 tiles if the caller knows it, else -1.
     rule_args : tuple
         :meth:`fastscore.rules.RuleTable.kernel_args`.
+    tables : tuple
+        :func:`fastscore.tables.suit_tables`.
     counts .. sheungs : scratch arrays (see :func:`make_scratch`).
     rows_out : (K, R) int64 and info_out : (K, 9) int64
         Row points and (shape, a, b, c, points, chicken, total, legal, payout)
@@ -165,10 +168,10 @@ def interpret_hand(
     n = 0
     n_waits = known_waits
     # Standard decompositions (section 3), combined with the declared sets.
-    nd = standard_decompositions(counts, eyes_buf, pongs_buf, sheungs_buf)
+    nd = standard_decompositions(counts, tables, eyes_buf, pongs_buf, sheungs_buf)
     if nd and n_waits < 0:
         counts[win] -= 1
-        n_waits = count_waits(counts, n_declared, held, 2)
+        n_waits = count_waits(counts, n_declared, held, tables[0])
         counts[win] += 1
     for j in range(nd):
         for r in range(N_ROWS):
@@ -316,6 +319,7 @@ def score_kernel(
     closing,
     ok,
     rule_args,
+    tables,
     payout,
     total,
     points,
@@ -350,6 +354,7 @@ def score_kernel(
                 closing[i],
                 -1,
                 rule_args,
+                tables,
                 counts,
                 held,
                 eyes_buf,
@@ -377,11 +382,12 @@ def score_kernel(
 
 
 @jit
-def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args):
+def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args,
+                           tables):
     """All interpretations of one hand: (n, rows (K, R), info (K, 9), eyes_buf, pongs_buf, sheungs_buf)."""
     counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info = make_scratch()
     n = interpret_hand(
-        concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1, rule_args,
+        concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1, rule_args, tables,
         counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info,
     )
     return n, rows, info, eyes_buf, pongs_buf, sheungs_buf

@@ -23,6 +23,7 @@ from .kernel import (
     score_kernel,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
+from .tables import suit_tables
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations"]
@@ -179,6 +180,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         batch.closing,
         ok,
         table.kernel_args(),
+        suit_tables(),
         out.payout,
         out.total,
         out.points,
@@ -280,6 +282,7 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     n, rows, info, *decomposition = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
         int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args(),
+        suit_tables(),
     )
     return [
         {

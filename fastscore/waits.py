@@ -15,16 +15,17 @@ import numpy as np
 
 from ._jit import jit_parallel, prange
 from .batch import HandBatch, held_counts
-from .decompose import N_KINDS, is_win
+from .decompose import N_KINDS, wait_mask
 from .kernel import BLOCK, INFO_PAYOUT, best_interpretation, interpret_hand, load_hand, make_scratch
 from .rules import resolve_rules
+from .tables import suit_tables
 from .tiles import TILE_NAMES, ErrorCode, HandError
 
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
 
 
 @jit_parallel
-def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args,
+def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args, tables,
                  mask, payout_discard, payout_self_draw, n_waits):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
@@ -40,15 +41,12 @@ def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing
             if not ok[i]:
                 continue
             n_declared, _ = load_hand(concealed[i], declared[i], counts16, held16)
+            bits = wait_mask(counts16, n_declared, held16, tables[0])
             found = 0
             for t in range(N_KINDS):
-                if held16[t] >= 4:
-                    continue
-                counts16[t] += 1
-                if is_win(counts16, n_declared):
+                if bits & (1 << t):
                     mask[i, t] = True
                     found += 1
-                counts16[t] -= 1
             n_waits[i] = found
             if found == 0:
                 continue
@@ -58,7 +56,7 @@ def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing
                 for self_drawn in (False, True):
                     m = interpret_hand(
                         concealed[i], declared[i], t, self_drawn, seat[i], round_wind[i], flowers[i], streak[i],
-                        closing[i], found, rule_args, counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units,
+                        closing[i], found, rule_args, tables, counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units,
                         units, pongs, sheungs, rows, info,
                     )
                     best = best_interpretation(info, m)
@@ -138,7 +136,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     )
     waits_kernel(
         batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
-        batch.error == 0, table.kernel_args(),
+        batch.error == 0, table.kernel_args(), suit_tables(),
         out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
     )
     return out

@@ -1,0 +1,481 @@
+"""The ``fastscore`` command line: a thin layer over the public API.
+
+Commands::
+
+    fastscore score HAND --win TILE [--self-drawn] [--seat S] [--round R]
+                    [--flowers 1f2f] [--streak N] [--closing] [--rules FILE] [--json]
+    fastscore interpretations HAND --win TILE [same options as score]
+    fastscore batch INPUT [-o OUTPUT] [--rules FILE] [--chunk-rows N] [--progress/--no-progress]
+    fastscore batch --sample N [--seed S] [-o OUTPUT] [...]
+    fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
+    fastscore waits-batch INPUT [-o OUTPUT] [...]
+    fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
+
+Invalid input (a bad hand, tile, context value, rule table or file) prints
+the message to stderr and exits with status 2.  A hand that does not win is a
+result, not an error.  Numba kernels and pyarrow are imported inside the
+commands that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
+
+import typer
+
+app = typer.Typer(
+    name="fastscore",
+    help="Score LRC-style Taiwanese 16-tile mahjong hands (RULES.md), one at a time or in batches.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: Rows per chunk for batch commands (mirrors fastscore.io.DEFAULT_CHUNK_ROWS;
+#: kept literal so that ``--help`` imports nothing heavy).
+_DEFAULT_CHUNK_ROWS = 65_536
+
+# --------------------------------------------------------------------------- options
+
+Hand = Annotated[str, typer.Argument(help="The 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).",
+                                     show_default=False)]
+Win = Annotated[str, typer.Option("--win", "-w", help="The winning tile, e.g. 9s.", show_default=False)]
+SelfDrawn = Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (default: on a discard).")]
+Seat = Annotated[str, typer.Option("--seat", help="Seat wind: E, S, W or N.")]
+Round = Annotated[str, typer.Option("--round", help="Round wind: E, S, W or N.")]
+Flowers = Annotated[str, typer.Option("--flowers", help="Flowers and seasons held, e.g. 1f5f.")]
+Streak = Annotated[int, typer.Option("--streak", help="The dealer's streak (earlier consecutive wins).")]
+Closing = Annotated[bool, typer.Option("--closing", help="Closing was declared (concealed hands only).")]
+Rules = Annotated[Optional[Path], typer.Option("--rules", help="A rule table TOML file (default: the packaged rules.toml).",
+                                               dir_okay=False, show_default=False)]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+Output = Annotated[Optional[Path], typer.Option("--output", "-o", dir_okay=False, show_default=False,
+                                                help="Result file: .jsonl, .csv or .parquet (default: summary only).")]
+Input = Annotated[Optional[Path], typer.Argument(dir_okay=False, show_default=False,
+                                                 help="Hand records: .jsonl, .csv or .parquet (columns hand, win, self_drawn, "
+                                                      "seat, round, flowers, streak, closing).")]
+Sample = Annotated[Optional[int], typer.Option("--sample", min=1, show_default=False,
+                                               help="Instead of INPUT, generate this many random hands.")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed for --sample.")]
+ChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Rows read, scored and written at a time.")]
+Progress = Annotated[Optional[bool], typer.Option("--progress/--no-progress", show_default=False,
+                                                  help="Progress bar on stderr (default: only when stderr is a terminal).")]
+
+
+def _fail(message: str) -> NoReturn:
+    """Print ``error: message`` to stderr and exit with status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _rule_table(rules: Path | None):
+    from .rules import resolve_rules
+
+    try:
+        return resolve_rules(rules)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+def _context_line(seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
+    parts = [f"seat {seat}", f"round {round}", f"flowers {flowers or 'none'}"]
+    if streak:
+        parts.append(f"streak {streak}")
+    if closing:
+        parts.append("Closing")
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- single hands
+
+
+@app.command()
+def score(
+    hand: Hand,
+    win: Win,
+    self_drawn: SelfDrawn = False,
+    seat: Seat = "E",
+    round: Round = "E",
+    flowers: Flowers = "",
+    streak: Streak = 0,
+    closing: Closing = False,
+    rules: Rules = None,
+    as_json: AsJson = False,
+) -> None:
+    """Score one winning hand: its rows, points, Chicken, legality, total and payout."""
+    from .score import score as score_hand
+
+    table = _rule_table(rules)
+    try:
+        result = score_hand(hand, win, self_drawn=self_drawn, seat=seat, round=round, flowers=flowers,
+                            streak=streak, closing=closing, rules=table)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    from rich.table import Table
+
+    console = _console()
+    how = "self-drawn" if self_drawn else "on a discard"
+    console.print(f"{hand} + {win} ({how}); {_context_line(seat, round, flowers, streak, closing)}")
+    if not result.is_win:
+        console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
+        return
+    rows = Table("row", "points", "source")
+    rows.columns[1].justify = "right"
+    for rid, points in result.rows.items():
+        rows.add_row(rid, str(points), table.sources.get(rid, ""))
+    console.print(rows)
+    minimum = int(table.minimum["ESWN".index(round)])
+    console.print(f"shape    {result.shape}")
+    console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
+    console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")
+    console.print(f"payout   {result.payout}")
+
+
+@app.command()
+def interpretations(
+    hand: Hand,
+    win: Win,
+    self_drawn: SelfDrawn = False,
+    seat: Seat = "E",
+    round: Round = "E",
+    flowers: Flowers = "",
+    streak: Streak = 0,
+    closing: Closing = False,
+    rules: Rules = None,
+    as_json: AsJson = False,
+) -> None:
+    """List every interpretation of one winning hand with its groups, rows, points and payout."""
+    from .score import interpretations as all_interpretations
+    from .score import score as score_hand
+
+    table = _rule_table(rules)
+    kwargs = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, streak=streak,
+                  closing=closing, rules=table)
+    try:
+        found = all_interpretations(hand, win, **kwargs)
+        best = score_hand(hand, win, **kwargs)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(found, indent=2))
+        return
+    typer.echo(f"{hand} + {win}; {_context_line(seat, round, flowers, streak, closing)}")
+    if not found:
+        typer.echo(f"not a winning hand: no interpretation completes it with {win}")
+        return
+    marked = False
+    for k, item in enumerate(found, start=1):
+        is_best = not marked and (item["shape"], item["rows"], item["total"]) == (best.shape, best.rows, best.total)
+        marked = marked or is_best
+        typer.echo(f"{'*' if is_best else ' '} {k}. {item['shape']}: {' '.join(item['groups'])}")
+        typer.echo("     rows: " + ", ".join(f"{rid} {p}" for rid, p in item["rows"].items()))
+        typer.echo(f"     points {item['points']}{' (Chicken)' if item['chicken'] else ''}, total {item['total']}, "
+                   f"{'legal' if item['legal'] else 'not legal'}, payout {item['payout']}")
+    typer.echo(f"{len(found)} interpretation(s); * marks the one the hand scores")
+
+
+@app.command()
+def waits(
+    hand: Hand,
+    seat: Seat = "E",
+    round: Round = "E",
+    flowers: Flowers = "",
+    streak: Streak = 0,
+    closing: Closing = False,
+    rules: Rules = None,
+    as_json: AsJson = False,
+) -> None:
+    """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw."""
+    from .waits import waits as waits_one
+
+    table = _rule_table(rules)
+    try:
+        result = waits_one(hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing,
+                           rules=table)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2))
+        return
+    tiles = result
+    from rich.table import Table
+
+    console = _console()
+    console.print(f"{hand}; {_context_line(seat, round, flowers, streak, closing)}")
+    if not tiles:
+        console.print("not ready: no tile completes the hand")
+        return
+    out = Table("tile", "discard payout", "self-draw payout")
+    out.columns[1].justify = out.columns[2].justify = "right"
+    for tile, payouts in tiles.items():
+        out.add_row(tile, str(payouts["discard"]), str(payouts["self_draw"]))
+    console.print(out)
+    console.print(f"{len(tiles)} wait(s)")
+
+
+# --------------------------------------------------------------------------- batches
+
+
+class _ScoreSummary:
+    """Running totals over score chunks."""
+
+    def __init__(self):
+        import numpy as np
+
+        from .rules import ROW_IDS, SHAPE_NAMES
+
+        self.np = np
+        self.row_ids, self.shape_names = ROW_IDS, SHAPE_NAMES
+        self.rows = self.bad = self.legal = self.payout = 0
+        self.shapes = np.zeros(len(SHAPE_NAMES) + 1, dtype=np.int64)  # index 0: no interpretation
+        self.row_hits = np.zeros(len(ROW_IDS), dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        np = self.np
+        ok = result.error == 0
+        self.rows += len(result)
+        self.bad += int((~ok).sum())
+        self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
+        self.legal += int(result.legal[ok].sum())
+        self.payout += int(result.payout[ok].sum(dtype=np.int64))
+        self.row_hits += (result.row_points[ok] != 0).sum(axis=0)
+        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
+            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
+
+    def print(self, console, top: int = 10) -> None:
+        from rich.table import Table
+
+        scored = self.rows - self.bad
+        shapes = Table("shape", "hands", "share", title="shapes")
+        for name, count in zip(("no win",) + self.shape_names, self.shapes.tolist()):
+            if count:
+                shapes.add_row(name, f"{count:,}", _share(count, scored))
+        console.print(shapes)
+        console.print(f"legal: {_share(self.legal, scored)} of scored rows ({self.legal:,})")
+        mean = self.payout / scored if scored else 0.0
+        # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
+        mean_legal = self.payout / self.legal if self.legal else 0.0
+        console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
+        order = self.np.argsort(-self.row_hits, kind="stable")[:top]
+        rows = Table("row", "hands", "share", title=f"top {top} rows by frequency")
+        for r in order:
+            if self.row_hits[r]:
+                rows.add_row(self.row_ids[r], f"{int(self.row_hits[r]):,}", _share(int(self.row_hits[r]), scored))
+        console.print(rows)
+
+
+class _WaitsSummary:
+    """Running totals over waits chunks."""
+
+    def __init__(self):
+        import numpy as np
+
+        from .tiles import TILE_NAMES
+
+        self.np = np
+        self.tile_names = TILE_NAMES
+        self.rows = self.bad = 0
+        self.n_waits = np.zeros(35, dtype=np.int64)
+        self.tile_hits = np.zeros(34, dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        np = self.np
+        error = np.asarray(result.error)
+        ok = error == 0
+        self.rows += len(error)
+        self.bad += int((~ok).sum())
+        self.n_waits += np.bincount(np.asarray(result.n_waits)[ok].astype(np.int64), minlength=35)[:35]
+        self.tile_hits += np.asarray(result.mask)[ok].sum(axis=0)
+        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
+            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
+
+    def print(self, console, top: int = 10) -> None:
+        from rich.table import Table
+
+        scored = self.rows - self.bad
+        ready = scored - int(self.n_waits[0])
+        waits_total = int((self.n_waits * self.np.arange(35)).sum())
+        console.print(f"ready: {_share(ready, scored)} of analysed rows ({ready:,}); "
+                      f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
+        counts = Table("waits", "hands", "share", title="hands by number of waits")
+        for k, count in enumerate(self.n_waits.tolist()):
+            if count:
+                counts.add_row(str(k), f"{count:,}", _share(count, scored))
+        console.print(counts)
+        order = self.np.argsort(-self.tile_hits, kind="stable")[:top]
+        tiles = Table("tile", "hands", "share", title=f"top {top} waited tiles")
+        for t in order:
+            if self.tile_hits[t]:
+                tiles.add_row(self.tile_names[t], f"{int(self.tile_hits[t]):,}", _share(int(self.tile_hits[t]), scored))
+        console.print(tiles)
+
+
+def _share(count: int, total: int) -> str:
+    return f"{100 * count / total:.1f}%" if total else "-"
+
+
+def _sample_chunks(name: str, n: int, seed: int, chunk_rows: int) -> Iterator:
+    """Generate ``n`` hands with ``fastscore.sample.<name>(n, seed)``, yielded in chunks."""
+    try:
+        from . import sample as sample_module
+    except ImportError:
+        _fail("the hand generator (fastscore.sample) is not available in this build")
+    generate = getattr(sample_module, name, None)
+    if generate is None:
+        _fail(f"the hand generator fastscore.sample.{name} is not available in this build")
+    batch = generate(n, seed)
+    for start in range(0, len(batch), chunk_rows):
+        yield batch.take(slice(start, start + chunk_rows))
+
+
+def _run_batch(
+    *,
+    kind: str,
+    input: Path | None,
+    output: Path | None,
+    sample: int | None,
+    seed: int,
+    rules: Path | None,
+    chunk_rows: int,
+    progress: bool | None,
+) -> None:
+    """The shared body of ``batch`` and ``waits-batch``: read, process, write, summarise."""
+    if (input is None) == (sample is None):
+        _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
+    from . import io
+
+    table = _rule_table(rules)
+    if kind == "score":
+        from .score import score_batch as process
+
+        warm_record = {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}
+        summary = _ScoreSummary()
+        generator = "sample_winning"
+    else:
+        from .waits import waits_batch as process
+
+        warm_record = {"hand": "11m99m77p11s9s EE RR 333p"}
+        summary = _WaitsSummary()
+        generator = "sample_ready"
+    try:
+        if output is not None:
+            io.file_format(output)
+        if input is not None:
+            if output is not None and output.resolve() == input.resolve():
+                _fail(f"{output}: the output would replace the input")
+            total = io.count_rows(input)
+            chunks = io.iter_batches(input, require_win=kind == "score", chunk_rows=chunk_rows)
+        else:
+            total = sample
+            t0 = time.perf_counter()
+            all_chunks = list(_sample_chunks(generator, sample, seed, chunk_rows))
+            typer.echo(f"generated {sample:,} hands (seed {seed}) in {time.perf_counter() - t0:.2f} s", err=True)
+            chunks = iter(all_chunks)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+
+    from .batch import HandBatch
+
+    process(HandBatch.from_records([warm_record], require_win=kind == "score"), table)  # load the kernels first
+    from tqdm import tqdm
+
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = tqdm(total=total, unit=" rows", unit_scale=True, disable=not show, file=sys.stderr, dynamic_ncols=True)
+    t0 = time.perf_counter()
+    try:
+        writer = io.open_writer(output, kind, with_input=sample is not None) if output is not None else None
+        with writer if writer is not None else _NoWriter():
+            for batch in chunks:
+                result = process(batch, table)
+                summary.add(result)
+                if writer is not None:
+                    writer.write(result, writer.rows_written, batch=batch if sample is not None else None)
+                bar.update(len(batch))
+    except (ValueError, OSError) as exc:
+        bar.close()
+        _fail(str(exc))
+    bar.close()
+    elapsed = time.perf_counter() - t0
+
+    console = _console()
+    for message in summary.first_errors:
+        typer.echo(f"bad {message}", err=True)
+    rate = summary.rows / elapsed if elapsed > 0 else 0.0
+    console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {elapsed:.2f} s  "
+                  f"hands per second: {rate:,.0f}")
+    if output is not None:
+        console.print(f"wrote {output}")
+    summary.print(console)
+
+
+class _NoWriter:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+@app.command()
+def batch(
+    input: Input = None,
+    output: Output = None,
+    sample: Sample = None,
+    seed: Seed = 0,
+    rules: Rules = None,
+    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
+    progress: Progress = None,
+) -> None:
+    """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
+
+    Writes one result row per input row, in input order, to OUTPUT when given;
+    always prints rows, bad rows, hands per second and a summary.  Bad rows
+    are flagged in the output and do not stop the run.  With --sample the
+    output also holds each generated hand (columns as input; row points named
+    rows.<id> in CSV and Parquet).
+    """
+    _run_batch(kind="score", input=input, output=output, sample=sample, seed=seed, rules=rules,
+               chunk_rows=chunk_rows, progress=progress)
+
+
+@app.command("waits-batch")
+def waits_batch(
+    input: Input = None,
+    output: Output = None,
+    sample: Sample = None,
+    seed: Seed = 0,
+    rules: Rules = None,
+    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
+    progress: Progress = None,
+) -> None:
+    """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
+
+    Like ``batch``; the ``win`` column is not needed.  Output columns:
+    n_waits, waits_json ({tile: {discard, self_draw}}), error.
+    """
+    _run_batch(kind="waits", input=input, output=output, sample=sample, seed=seed, rules=rules,
+               chunk_rows=chunk_rows, progress=progress)
+
+
+def main() -> None:  # pragma: no cover - console entry point alias
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,197 @@
+"""Per-suit tables for the hot path (PERF.md "The design that gets there", 2 and 6).
+
+A number suit's 9 counts have a base-5 code ``sum(count[i] * 5**i)`` (5**9 =
+1,953,125 codes).  For every code with at most 17 tiles the recursive
+decomposer below, run once, records:
+
+``suit_info`` : (5**9,) uint32
+    bit 0: complete as sets only; bit 1: complete as sets and one pair (eyes);
+    bits 2-10: tiles whose addition makes it complete as sets only;
+    bits 11-19: tiles whose addition makes it complete with eyes.
+``dec_offset`` : (5**9 + 1,) int32 and ``dec_words`` : (K,) int64
+    CSR list of the decompositions of each complete code, in RULES.md 9.13
+    order; a word packs the eyes (bits 0-3: position + 1, 0 for none), the
+    pongs (bits 4-12, one per position) and the sheungs (bits 13-33, three
+    bits of count per starting position 0-6).
+
+The tables are cached as ``.npy`` files in the user cache folder
+(``$FASTSCORE_CACHE``, else ``$XDG_CACHE_HOME/fastscore``, else
+``~/.cache/fastscore``).  Rebuild with ``python -m fastscore.tables``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ._jit import jit
+
+N_CODES = 5**9
+POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
+#: Bump when the table layout changes, so stale caches are rebuilt.
+TABLE_VERSION = 1
+
+EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT = 0, 4, 13
+COMPLETE_SETS, COMPLETE_EYES = 1, 2
+WAIT_SETS_SHIFT, WAIT_EYES_SHIFT = 2, 11
+
+
+@jit
+def _decode(code, counts):
+    n = 0
+    for i in range(9):
+        counts[i] = code % 5
+        code //= 5
+        n += counts[i]
+    return n
+
+
+@jit
+def decompose_suit(counts, want_eyes, words, start):
+    """Recursive decomposer of one suit's 9 counts into sets (and one eyes if ``want_eyes``).
+
+    Writes packed words from ``words[start]`` in 9.13 order (at each lowest
+    tile: eyes before pong before sheungs) and returns how many.  This is the
+    table builder and the test oracle; it is never on the hot path.
+    """
+    return _decompose_from(counts, 0, want_eyes, 0, words, start)
+
+
+@jit
+def _decompose_from(counts, i, eyes_left, word, words, start):
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        if eyes_left:
+            return 0
+        words[start] = word
+        return 1
+    found = 0
+    c = counts[i]
+    for o in range(4):
+        e = 1 if o < 2 else 0
+        p = 1 if o % 2 == 0 else 0
+        s = c - 2 * e - 3 * p
+        if s < 0 or (e and not eyes_left):
+            continue
+        if s > 0 and (i > 6 or counts[i + 1] < s or counts[i + 2] < s):
+            continue
+        w = word
+        if e:
+            w |= (i + 1) << EYES_SHIFT
+        if p:
+            w |= 1 << (PONG_SHIFT + i)
+        if s:
+            w |= s << (SHEUNG_SHIFT + 3 * i)
+        counts[i] = 0
+        if s:
+            counts[i + 1] -= s
+            counts[i + 2] -= s
+        found += _decompose_from(counts, i + 1, eyes_left - e, w, words, start + found)
+        counts[i] = c
+        if s:
+            counts[i + 1] += s
+            counts[i + 2] += s
+    return found
+
+
+@jit
+def _build(info, offset, words):
+    counts = np.zeros(9, dtype=np.int64)
+    scratch = np.zeros(16, dtype=np.int64)
+    n_words = 0
+    for code in range(N_CODES):
+        offset[code] = n_words
+        n = _decode(code, counts)
+        if n > 17:
+            continue
+        r = n % 3
+        if r == 1:
+            continue
+        k = decompose_suit(counts, 1 if r == 2 else 0, scratch, 0)
+        if k:
+            info[code] |= COMPLETE_EYES if r == 2 else COMPLETE_SETS
+            for j in range(k):
+                words[n_words + j] = scratch[j]
+            n_words += k
+    offset[N_CODES] = n_words
+    # Wait masks: which added tile completes the code.
+    p = 1
+    for i in range(9):
+        for code in range(N_CODES):
+            if (code // p) % 5 < 4:
+                bits = info[code + p] & 3
+                if bits & COMPLETE_SETS:
+                    info[code] |= 1 << (WAIT_SETS_SHIFT + i)
+                if bits & COMPLETE_EYES:
+                    info[code] |= 1 << (WAIT_EYES_SHIFT + i)
+        p *= 5
+    return n_words
+
+
+def build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Build ``(suit_info, dec_offset, dec_words)`` from scratch (about a second after JIT)."""
+    info = np.zeros(N_CODES, dtype=np.uint32)
+    offset = np.zeros(N_CODES + 1, dtype=np.int32)
+    words = np.zeros(200_000, dtype=np.int64)
+    n = _build(info, offset, words)
+    return info, offset, words[:n].copy()
+
+
+def cache_dir() -> Path:
+    """Where the tables are cached."""
+    if os.environ.get("FASTSCORE_CACHE"):
+        return Path(os.environ["FASTSCORE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "fastscore"
+
+
+def _paths() -> dict[str, Path]:
+    d = cache_dir()
+    return {name: d / f"{name}-v{TABLE_VERSION}.npy" for name in ("suit_info", "dec_offset", "dec_words")}
+
+
+@lru_cache(maxsize=1)
+def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The per-suit tables, loaded from the cache or built (and cached) on first use.
+
+    Returns
+    -------
+    (suit_info (5**9,) uint32, dec_offset (5**9 + 1,) int32, dec_words (K,) int64)
+    """
+    paths = _paths()
+    try:
+        return tuple(np.load(paths[name]) for name in ("suit_info", "dec_offset", "dec_words"))
+    except (OSError, ValueError):
+        pass
+    start = time.perf_counter()
+    tables = build_tables()
+    try:
+        for (name, path), array in zip(paths.items(), tables):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, array)
+            os.replace(tmp, path)
+    except OSError as exc:
+        print(f"fastscore: could not cache suit tables in {paths['suit_info'].parent}: {exc}", file=sys.stderr)
+    else:
+        print(
+            f"fastscore: built suit tables in {time.perf_counter() - start:.1f} s, cached in {cache_dir()}",
+            file=sys.stderr,
+        )
+    return tables
+
+
+if __name__ == "__main__":
+    suit_tables.cache_clear()
+    for p in _paths().values():
+        p.unlink(missing_ok=True)
+    info, offset, words = suit_tables()
+    complete = int(((info & 3) != 0).sum())
+    print(f"{complete} complete suit shapes, {words.size} decompositions, "
+          f"most for one shape {int(np.diff(offset).max())}")
