@@ -50,7 +50,7 @@ def _streak(value) -> int:
         return 0
     try:
         n = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
         raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number") from None
     if isinstance(value, float) and value != n or isinstance(value, bool):
         raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number")
@@ -75,7 +75,7 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     """
     if not isinstance(record, Mapping):
         raise HandError(ErrorCode.BAD_TOKEN, f"a hand record must be a mapping with keys {RECORD_KEYS}, got {type(record).__name__}")
-    if "hand" not in record or record["hand"] is None:
+    if "hand" not in record:
         raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
     hand = parse_hand(record["hand"])
     win_text = record.get("win")
@@ -188,6 +188,11 @@ class HandBatch:
                 batch.error[i] = exc.code
                 batch.messages[i] = f"row {i}: {exc}"
                 continue
+            except (TypeError, ValueError, OverflowError) as exc:
+                # A value of an unforeseen type (say an array as a flag): flag the row, never stop the batch.
+                batch.error[i] = ErrorCode.BAD_CONTEXT
+                batch.messages[i] = f"row {i}: unreadable record ({type(exc).__name__}: {exc})"
+                continue
             (
                 batch.concealed[i],
                 batch.declared[i],
@@ -246,15 +251,23 @@ class HandBatch:
         batch.concealed[:] = np.where(bad_counts[:, None], 0, raw).astype(np.uint8)
         for i in np.flatnonzero(bad_counts):
             t = int(np.flatnonzero((raw[i] < 0) | (raw[i] > 4))[0])
+            i = int(i)
             batch.error[i] = ErrorCode.BAD_ARRAY
             batch.messages[int(i)] = f"row {i}: count {raw[i, t]} of {TILE_NAMES[t]} is out of range (0 to 4)"
         if declared is not None:
             d = np.asarray(declared)
             if d.shape != (n, MAX_DECLARED, 2) or not np.issubdtype(d.dtype, np.integer):
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
-            bad = ((d[:, :, 0] < 0) | (d[:, :, 0] > 4) | (d[:, :, 1] < 0) | (d[:, :, 1] >= N_KINDS)).any(axis=1)
+            bad_slot = (d[:, :, 0] < 0) | (d[:, :, 0] > 4) | (d[:, :, 1] < 0) | (d[:, :, 1] >= N_KINDS)
+            bad = bad_slot.any(axis=1)
             batch.declared[:] = np.where(bad[:, None, None], 0, d).astype(np.int8)
-            _flag_rows(batch, bad, ErrorCode.BAD_SET, "declared set kind must be 0-4 and tile 0-33")
+            for i in np.flatnonzero(bad & (batch.error == 0)):
+                k = int(np.flatnonzero(bad_slot[i])[0])
+                batch.error[i] = ErrorCode.BAD_SET
+                batch.messages[int(i)] = (
+                    f"row {i}: declared set {k} is (kind {d[i, k, 0]}, tile {d[i, k, 1]}); "
+                    f"kind must be 0-4 (SetKind) and tile 0-33"
+                )
         columns = dict(win=win if win is not None else -1, self_drawn=self_drawn, seat=seat, round=round,
                        flowers=flowers, streak=streak, closing=closing)
         for name, value in columns.items():
@@ -268,8 +281,9 @@ class HandBatch:
             lo, hi = {"win": (-1, 33), "seat": (0, 3), "round": (0, 3), "flowers": (0, 255), "streak": (0, 1000)}[name]
             bad = (v < lo) | (v > hi)
             target[:] = np.where(bad, 0 if name != "win" else -1, v).astype(target.dtype)
-            _flag_rows(batch, bad, ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN,
-                       f"{name} out of range ({lo} to {hi})")
+            for i in np.flatnonzero(bad & (batch.error == 0)):
+                batch.error[i] = ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN
+                batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
         validate(batch, require_win=win is not None)
         return batch
 
@@ -295,7 +309,8 @@ def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
     rows = np.arange(len(batch))
     for k in range(MAX_DECLARED):
         kind = batch.declared[:, k, 0]
-        tile = batch.declared[:, k, 1].astype(np.int64)
+        # Clipped: rows with a tile out of range are flagged by validate, but must not index out of bounds here.
+        tile = np.clip(batch.declared[:, k, 1].astype(np.int64), 0, N_KINDS - 1)
         pong = np.isin(kind, (SetKind.PONG,))
         gong = np.isin(kind, (SetKind.GONG, SetKind.CONCEALED_GONG))
         sheung = kind == SetKind.SHEUNG
@@ -311,16 +326,40 @@ def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
 def validate(batch: HandBatch, *, require_win: bool = True) -> None:
     """Flag invalid rows in place (RULES.md section 2), vectorised.
 
-    Checks: declared sets well formed (a sheung of three number tiles of one
-    suit; kinds 0-4, filled from the first slot), 16 tiles before the win, at
-    most 4 of a kind counting declared sets and the winning tile, Closing only
-    with a concealed hand, and a winning tile when ``require_win``.
+    Checks: every column in range (declared kinds 0-4 and tiles 0-33, winning
+    tile -1 to 33, winds 0-3, streak 0-1000), so that a batch filled in by hand
+    is safe for the kernels, which do not check bounds; declared sets well
+    formed (a sheung of three number tiles of one suit), 16 tiles before the
+    win, at most 4 of a kind counting declared sets and the winning tile,
+    Closing only with a concealed hand, and a winning tile when ``require_win``.
+    Idempotent: rows already flagged keep their first error.
     """
-    kind = batch.declared[:, :, 0]
+    kind = batch.declared[:, :, 0].astype(np.int64)
     tile = batch.declared[:, :, 1].astype(np.int64)
+    bad_slot = (kind < 0) | (kind > 4) | (tile < 0) | (tile >= N_KINDS)
+    for i in np.flatnonzero(bad_slot.any(axis=1) & (batch.error == 0)):
+        k = int(np.flatnonzero(bad_slot[i])[0])
+        batch.error[i] = ErrorCode.BAD_SET
+        batch.messages[int(i)] = (
+            f"row {i}: declared set {k} is (kind {kind[i, k]}, tile {tile[i, k]}); kind must be 0-4 (SetKind) and tile 0-33"
+        )
+    columns = (("win", ErrorCode.BAD_WIN, -1, N_KINDS - 1), ("seat", ErrorCode.BAD_CONTEXT, 0, 3),
+               ("round", ErrorCode.BAD_CONTEXT, 0, 3), ("streak", ErrorCode.BAD_CONTEXT, 0, 1000))
+    for name, code, lo, hi in columns:
+        v = getattr(batch, name).astype(np.int64)
+        for i in np.flatnonzero(((v < lo) | (v > hi)) & (batch.error == 0)):
+            batch.error[i] = code
+            batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
     sheung = kind == SetKind.SHEUNG
-    bad_sheung = (sheung & ((tile >= 27) | (tile % 9 > 6))).any(axis=1)
-    _flag_rows(batch, bad_sheung, ErrorCode.BAD_SET, "declared sheung must be three number tiles of one suit")
+    bad_sheung = sheung & ((tile >= 27) | (tile % 9 > 6))
+    for i in np.flatnonzero(bad_sheung.any(axis=1) & (batch.error == 0)):
+        k = int(np.flatnonzero(bad_sheung[i])[0])
+        start = TILE_NAMES[tile[i, k]] if 0 <= tile[i, k] < N_KINDS else str(tile[i, k])
+        batch.error[i] = ErrorCode.BAD_SET
+        batch.messages[int(i)] = (
+            f"row {i}: declared sheung {k} starts on {start}; a sheung is three number tiles of one suit, "
+            f"so it starts on 1-7 of m, p or s (tile index t < 27 with t % 9 <= 6)"
+        )
     n_declared = (kind != SetKind.NONE).sum(axis=1)
     n_tiles = batch.concealed.sum(axis=1, dtype=np.int64) + 3 * n_declared
     for i in np.flatnonzero((n_tiles != 16) & (batch.error == 0)):

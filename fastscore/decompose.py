@@ -21,7 +21,7 @@ N_KINDS = 34
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 #: Most standard decompositions one 17-tile hand can have (checked in tests).
-MAX_DECOMPOSITIONS = 64
+MAX_DECOMPOSITIONS = 8
 
 
 @jit
@@ -90,7 +90,7 @@ def nico_pong(counts, n_declared):
 def thirteen_orphans_split(counts, n_declared, k):
     """The ``k``-th 13 Orphans split (in 9.13 order) as (eyes, set_kind, set_tile), or (-1, 0, 0).
 
-    ``set_kind`` is 2 for a pong, 1 for a sheung.
+    ``set_kind`` is 2 for a pong, 1 for a sheung.  ``counts`` is restored on return.
     """
     if n_declared:
         return -1, 0, 0
@@ -98,28 +98,30 @@ def thirteen_orphans_split(counts, n_declared, k):
         if counts[o] == 0:
             return -1, 0, 0
     found = 0
-    rem = np.empty(N_KINDS, dtype=np.int64)
     for e in ORPHANS:
         if counts[e] < 2:
             continue
-        for t in range(N_KINDS):
-            rem[t] = counts[t]
         for o in ORPHANS:
-            rem[o] -= 1
-        rem[e] -= 1
+            counts[o] -= 1
+        counts[e] -= 1
         # The three tiles left must be one pong or one sheung.
+        set_kind = 0
+        set_tile = 0
         for t in range(N_KINDS):
-            if rem[t] == 3:
-                if found == k:
-                    return e, 2, t
-                found += 1
+            if counts[t] == 3:
+                set_kind, set_tile = 2, t
                 break
-            if rem[t] > 0:
-                if t < 27 and t % 9 <= 6 and rem[t] == 1 and rem[t + 1] == 1 and rem[t + 2] == 1:
-                    if found == k:
-                        return e, 1, t
-                    found += 1
+            if counts[t] > 0:
+                if t < 27 and t % 9 <= 6 and counts[t] == 1 and counts[t + 1] == 1 and counts[t + 2] == 1:
+                    set_kind, set_tile = 1, t
                 break
+        for o in ORPHANS:
+            counts[o] += 1
+        counts[e] += 1
+        if set_kind:
+            if found == k:
+                return e, set_kind, set_tile
+            found += 1
     return -1, 0, 0
 
 
@@ -242,13 +244,15 @@ def wait_mask(counts16, n_declared, held16, suit_info):
             counts16[t] -= 1
             if e >= 0 and e + suit_eyes == 1:
                 mask |= 1 << t
-    if n_declared == 0 and _special_possible(counts16):
-        for t in range(N_KINDS):
-            if not mask & (1 << t):
-                counts16[t] += 1
-                if is_special(counts16):
-                    mask |= 1 << t
-                counts16[t] -= 1
+    if n_declared == 0:
+        mask |= _nico_waits(counts16)
+        if _orphans_possible(counts16):
+            for t in range(N_KINDS):
+                if not mask & (1 << t):
+                    counts16[t] += 1
+                    if thirteen_orphans_split(counts16, 0, 0)[0] >= 0 or sixteen_orphans_eyes(counts16, 0) >= 0:
+                        mask |= 1 << t
+                    counts16[t] -= 1
     for t in range(N_KINDS):
         if held16[t] >= 4:
             mask &= ~(1 << t)
@@ -265,22 +269,49 @@ def _suit_state(counts, base, suit_info):
 
 
 @jit
-def _special_possible(counts16):
-    """Cheap necessary condition for a special-shape wait of 16 concealed tiles."""
-    odd = 0
+def _nico_waits(counts16):
+    """Bitmask of the Nico Nico waits of 16 concealed tiles (seven pairs and a pong, 5.1).
+
+    With no odd kind, any pair can become the pong; with one single and one
+    three, only the single; with two threes, either three (four of a kind
+    then counts as two pairs); anything else has no Nico Nico wait.
+    """
+    ones = 0
+    threes = 0
+    single = -1
+    three_mask = 0
+    pairs_mask = 0
+    for t in range(N_KINDS):
+        c = counts16[t]
+        if c == 1:
+            ones += 1
+            single = t
+        elif c == 3:
+            threes += 1
+            three_mask |= 1 << t
+        elif c == 2:
+            pairs_mask |= 1 << t
+    if ones == 0 and threes == 0:
+        return pairs_mask
+    if ones == 1 and threes == 1:
+        return 1 << single
+    if ones == 0 and threes == 2:
+        return three_mask
+    return 0
+
+
+@jit
+def _orphans_possible(counts16):
+    """Cheap necessary condition for a 13 or 16 Orphans wait: 12 of the 13 orphans, or 6 honours."""
     orphans = 0
     honours = 0
-    for t in range(N_KINDS):
-        if counts16[t] % 2:
-            odd += 1
     for o in ORPHANS:
         if counts16[o]:
             orphans += 1
     for t in range(27, 34):
         if counts16[t]:
             honours += 1
-    # Nico Nico: one odd kind (the pong to be, or the single) besides the wait; 13 / 16 Orphans.
-    return odd <= 2 or orphans >= 12 or honours >= 6
+    return orphans >= 12 or honours >= 6
 
 
 @jit

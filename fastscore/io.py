@@ -41,7 +41,7 @@ import numpy as np
 
 from .batch import RECORD_KEYS, HandBatch
 from .rules import ROW_IDS, SHAPE_NAMES
-from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_counts, format_set
+from .tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
@@ -272,6 +272,55 @@ def iter_batches(
         yield batch
 
 
+def _format_blocks(concealed: np.ndarray) -> list[str]:
+    """Tenhou notation of each row of ``(N, 34)`` counts (one string per row), formatting
+    each distinct per-suit count vector once."""
+    n = concealed.shape[0]
+    parts = []
+    for suit, base, size in (("m", 0, 9), ("p", 9, 9), ("s", 18, 9), ("z", 27, 7)):
+        keys = concealed[:, base:base + size].astype(np.int64) @ (5 ** np.arange(size, dtype=np.int64))  # counts 0-4
+        unique, inverse = np.unique(keys, return_inverse=True)
+        texts = []
+        for key in unique.tolist():
+            digits = "".join(str(d + 1) * (key // 5**d % 5) for d in range(size))
+            texts.append(digits + suit if digits else "")
+        parts.append([texts[k] for k in inverse.reshape(n).tolist()])
+    return ["".join(row) for row in zip(*parts)]
+
+
+_SET_TEXT = [[""] * len(TILE_NAMES)] + [
+    [format_set(kind, t) if kind != SetKind.SHEUNG or (t < 27 and t % 9 < 7) else "" for t in range(len(TILE_NAMES))]
+    for kind in list(SetKind)[1:]
+]
+_FLOWER_TEXT = ["".join(f"{n}f" for n in range(1, 9) if bits >> (n - 1) & 1) for bits in range(256)]
+
+
+def _input_columns(batch: HandBatch) -> dict[str, list]:
+    """The batch as input-record columns (see :func:`hand_records`)."""
+    hands = _format_blocks(batch.concealed)
+    if (batch.declared[:, :, 0] != 0).any():
+        kinds = batch.declared[:, :, 0].tolist()
+        tiles = batch.declared[:, :, 1].tolist()
+        for i in np.flatnonzero((batch.declared[:, :, 0] != 0).any(axis=1)).tolist():
+            sets = [_SET_TEXT[k][t] for k, t in zip(kinds[i], tiles[i]) if k]
+            hands[i] = " ".join([hands[i]] + sets) if hands[i] else " ".join(sets)
+    winds = list(WINDS)
+    columns = {
+        "hand": hands,
+        "win": [TILE_NAMES[t] if t >= 0 else None for t in batch.win.tolist()],
+        "self_drawn": batch.self_drawn.tolist(),
+        "seat": [winds[w] for w in batch.seat.tolist()],
+        "round": [winds[w] for w in batch.round.tolist()],
+        "flowers": [_FLOWER_TEXT[f] for f in batch.flowers.tolist()],
+        "streak": batch.streak.tolist(),
+        "closing": batch.closing.tolist(),
+    }
+    for i in np.flatnonzero(batch.error).tolist():
+        for values in columns.values():
+            values[i] = None
+    return columns
+
+
 def hand_records(batch: HandBatch) -> list[dict]:
     """The rows of a batch as input records (normalised notation), e.g. to save generated hands.
 
@@ -280,26 +329,11 @@ def hand_records(batch: HandBatch) -> list[dict]:
     list of dict
         ``{hand, win, self_drawn, seat, round, flowers, streak, closing}`` per
         row, ``hand`` like ``"11m99p [234s]"``, ``win`` None when absent
-        (-1); flagged rows have every value None.
+        (-1); flagged rows have every value None.  Each record reads back
+        (:func:`fastscore.batch.parse_record`) as the same hand.
     """
-    out = []
-    for i in range(len(batch)):
-        if batch.error[i]:
-            out.append(dict.fromkeys(RECORD_KEYS))
-            continue
-        declared = [format_set(SetKind(int(k)), int(t)) for k, t in batch.declared[i] if k]
-        flowers = int(batch.flowers[i])
-        out.append({
-            "hand": " ".join([format_counts(batch.concealed[i])] + declared).strip(),
-            "win": TILE_NAMES[int(batch.win[i])] if batch.win[i] >= 0 else None,
-            "self_drawn": bool(batch.self_drawn[i]),
-            "seat": WINDS[int(batch.seat[i])],
-            "round": WINDS[int(batch.round[i])],
-            "flowers": "".join(f"{n}f" for n in range(1, 9) if flowers >> (n - 1) & 1),
-            "streak": int(batch.streak[i]),
-            "closing": bool(batch.closing[i]),
-        })
-    return out
+    columns = _input_columns(batch)
+    return [dict(zip(RECORD_KEYS, values)) for values in zip(*(columns[k] for k in RECORD_KEYS))]
 
 
 # --------------------------------------------------------------------------- writers
@@ -311,6 +345,23 @@ def _errors(result) -> list:
     for i in np.flatnonzero(result.error):
         errors[i] = result.messages.get(int(i)) or ErrorCode(int(result.error[i])).name
     return errors
+
+
+def _score_records(result) -> list[dict]:
+    """``list(result.to_records())`` for a :class:`~fastscore.BatchResult`, built from
+    its columns in one pass (a test checks the two agree)."""
+    n = len(result)
+    names = (None,) + SHAPE_NAMES
+    rows: list[dict] = [{} for _ in range(n)]
+    hit_rows, hit_cols = np.nonzero(result.row_points)
+    for i, r, v in zip(hit_rows.tolist(), hit_cols.tolist(), result.row_points[hit_rows, hit_cols].tolist()):
+        rows[i][ROW_IDS[r]] = v
+    columns = zip(
+        result.is_win.tolist(), [names[s + 1] for s in result.shape.tolist()], rows, result.points.tolist(),
+        result.chicken.tolist(), result.total.tolist(), result.legal.tolist(), result.payout.tolist(), _errors(result),
+    )
+    keys = ("is_win", "shape", "rows", "points", "chicken", "total", "legal", "payout", "error")
+    return [dict(zip(keys, values)) for values in columns]
 
 
 def _row_columns(with_input: bool) -> tuple[str, ...]:
@@ -459,7 +510,7 @@ class ResultWriter:
         if self.with_input:
             if batch is None or len(batch) != n:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
-            inputs = hand_records(batch)
+            inputs = _input_columns(batch)
         if self.format == "jsonl":
             self._write_jsonl(result, inputs)
         elif self.format == "csv":
@@ -469,11 +520,12 @@ class ResultWriter:
         self.rows_written += n
 
     def _write_jsonl(self, result, inputs) -> None:
-        lines = []
-        for i, record in enumerate(result.to_records()):
-            if inputs is not None:
-                record = {**inputs[i], **record}
-            lines.append(json.dumps(record, separators=(",", ":")))
+        records = _score_records(result) if self.kind == "score" else list(result.to_records())
+        if inputs is not None:
+            keys = list(inputs)
+            records = [{**dict(zip(keys, values)), **record}
+                       for values, record in zip(zip(*inputs.values()), records)]
+        lines = [json.dumps(record, separators=(",", ":")) for record in records]
         if lines:
             self._file.write("\n".join(lines) + "\n")
 
@@ -486,7 +538,7 @@ class ResultWriter:
         else:
             columns = _waits_columns(result)
             names = WAITS_COLUMNS
-        cells = [_csv_column([rec[k] for rec in inputs]) for k in RECORD_KEYS] if inputs is not None else []
+        cells = [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs is not None else []
         cells += [_csv_column(columns[name]) for name in names]
         self._csv.writerows(zip(*cells))
 
@@ -505,7 +557,7 @@ class ResultWriter:
         arrays = []
         for field in self._schema:
             if inputs is not None and field.name in RECORD_KEYS:
-                value = [rec[field.name] for rec in inputs]
+                value = inputs[field.name]
             else:
                 value = columns[field.name]
             if isinstance(value, np.ndarray):

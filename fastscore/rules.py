@@ -144,10 +144,23 @@ class RuleTable:
         return int(self.tiers[i, 0] if row_id in TIERED_ROWS else self.points[i])
 
 
+#: Bounds of every value in the table, so that sums stay far from integer overflow.
+MAX_POINTS = 10_000
+
+
 def _int(value, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleTableError(f"{where}: points must be an integer, got {value!r}")
+    if not 0 <= value <= MAX_POINTS:
+        raise RuleTableError(f"{where}: points must be between 0 and {MAX_POINTS}, got {value!r}")
     return value
+
+
+def _names(entry: dict, key: str, default, where: str) -> list:
+    value = entry.get(key, default)
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise RuleTableError(f"{where}: {key} must be a list of names, got {value!r}")
+    return list(value)
 
 
 def _parse(data: dict, path: str) -> RuleTable:
@@ -156,6 +169,8 @@ def _parse(data: dict, path: str) -> RuleTable:
         raise RuleTableError(f"{path}: no [[row]] entries")
     by_id: dict[str, dict] = {}
     for entry in rows:
+        if not isinstance(entry, dict):
+            raise RuleTableError(f"{path}: every [[row]] must be a table with id and points, got {entry!r}")
         rid = entry.get("id")
         if rid not in ROW_IDS:
             raise RuleTableError(f"{path}: unknown row id {rid!r} (known: {', '.join(ROW_IDS)})")
@@ -180,17 +195,19 @@ def _parse(data: dict, path: str) -> RuleTable:
             tiers[i] = [_int(v, f"{path}: row {rid!r}") for v in value]
         else:
             points[i] = _int(value, f"{path}: row {rid!r}")
-        for target in entry.get("replaces", []):
+        for target in _names(entry, "replaces", [], f"{path}: row {rid!r}"):
             if target not in ROW_IDS:
                 raise RuleTableError(f"{path}: row {rid!r} replaces unknown row {target!r}")
             replaces[i, ROW_IDS.index(target)] = True
-        for name in entry.get("shapes", SHAPE_NAMES):
+        for name in _names(entry, "shapes", SHAPE_NAMES, f"{path}: row {rid!r}"):
             if name not in SHAPE_NAMES:
                 raise RuleTableError(f"{path}: row {rid!r}: unknown shape {name!r} (known: {', '.join(SHAPE_NAMES)})")
             shape_mask[SHAPE_NAMES.index(name), i] = True
         sources[rid] = entry.get("source", "user")
 
     totals = data.get("totals", {})
+    if not isinstance(totals, dict):
+        raise RuleTableError(f"{path}: [totals] must be a table, got {totals!r}")
     minimum = totals.get("minimum", [20, 22, 24, 26])
     if not isinstance(minimum, list) or len(minimum) != 4:
         raise RuleTableError(f"{path}: [totals] minimum must list 4 integers (E S W N rounds)")
@@ -212,9 +229,25 @@ def _replacement_order(replaces: np.ndarray, path: str) -> np.ndarray:
             if indegree[j] == 0:
                 ready.append(int(j))
     if len(order) != N_ROWS:
-        cycle = [ROW_IDS[i] for i in range(N_ROWS) if i not in order]
+        # Name only the rows on a cycle (a row that reaches itself), not the rows they replace.
+        left = [i for i in range(N_ROWS) if i not in order]
+        cycle = [ROW_IDS[i] for i in left if _reaches(replaces, i, i)]
         raise RuleTableError(f"{path}: 'replaces' cycle among rows {', '.join(cycle)}")
     return np.array(order, dtype=np.int64)
+
+
+def _reaches(replaces: np.ndarray, start: int, goal: int) -> bool:
+    """Whether a chain of ``replaces`` leads from row ``start`` to row ``goal`` (one step at least)."""
+    seen: set[int] = set()
+    stack = [int(j) for j in np.flatnonzero(replaces[start])]
+    while stack:
+        j = stack.pop()
+        if j == goal:
+            return True
+        if j not in seen:
+            seen.add(j)
+            stack.extend(int(k) for k in np.flatnonzero(replaces[j]))
+    return False
 
 
 def load_rules(path: str | Path | None = None) -> RuleTable:
@@ -229,21 +262,36 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     Raises
     ------
     RuleTableError (a ValueError)
-        Unknown or missing row id, a non-integer value, or a ``replaces`` cycle.
+        Unknown or missing row id, a non-integer value or one outside
+        0-10000, a ``replaces`` cycle, or a file that cannot be read.
+
+    Notes
+    -----
+    Parsed tables are cached by path and file content, so a file edited
+    between two loads in one process is read again (a cache keyed on the path
+    alone returned the old table; one keyed on ``st_mtime_ns`` misses an edit
+    of the same size within one file-system timestamp tick).
     """
     if path is None:
         return default_rules()
     return _load_path(str(Path(path).resolve()))
 
 
-@lru_cache(maxsize=16)
 def _load_path(path: str) -> RuleTable:
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            content = f.read()
     except OSError as exc:
         raise RuleTableError(f"cannot read rule table {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
+    return _parse_content(path, content)
+
+
+@lru_cache(maxsize=16)
+def _parse_content(path: str, content: bytes) -> RuleTable:
+    """Parse and check one table's bytes (cached on path and content)."""
+    try:
+        data = tomllib.loads(content.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RuleTableError(f"{path}: not valid TOML: {exc}") from None
     return _parse(data, path)
 

@@ -5,16 +5,16 @@ columns directly from one parallel numba kernel: no Python runs per hand.
 
 Families (:data:`FAMILIES`):
 
-==================  ==============================================================
-``mixed``           the default blend of the families below (weights: :data:`MIXED_BLEND`)
-``standard``        five sets and eyes of any tiles, 0 to 4 declared sets
-``half_flush``      standard, one number suit plus honours (both present)
-``full_flush``      standard, one number suit only
-``honours``         standard with 2 to 5 wind/dragon pongs, eyes mostly an honour
-``nico_nico``       seven pairs plus a pong, sometimes four of a kind as two pairs
-``thirteen_orphans``  the 13 terminals and honours, one of them again, one more set
-``sixteen_orphans``   an orphan sheung per number suit, the 7 honours, eyes
-==================  ==============================================================
+======================  ==========================================================
+``mixed``               the default blend of the families below (:data:`MIXED_BLEND`)
+``standard``            five sets and eyes of any tiles, 0 to 4 declared sets
+``half_flush``          standard, one number suit plus honours (both present)
+``full_flush``          standard, one number suit only
+``honours``             standard with 2 to 5 wind/dragon pongs, eyes mostly an honour
+``nico_nico``           seven pairs plus a pong, sometimes four of a kind as two pairs
+``thirteen_orphans``    the 13 terminals and honours, one of them again, one more set
+``sixteen_orphans``     an orphan sheung per number suit, the 7 honours, eyes
+======================  ==========================================================
 
 Standard-shape families declare 0 to 4 of their five sets (30 % none):
 exposed sheungs, exposed pongs, exposed gongs and concealed gongs.  The

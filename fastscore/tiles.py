@@ -99,6 +99,8 @@ class ParsedHand:
 
 
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_DIGITS = "0123456789"  # ASCII only: str.isdigit() also accepts '²' and '٣'
+_SPLIT_GROUP = re.compile(r"([0-9]+)\s+(?=[0-9mpsz])")
 _GROUP = re.compile(r"\s+|\[[^\[\]()]*\]|\([^\[\]()]*\)|[^\s\[\]()]+")
 
 
@@ -123,7 +125,7 @@ def _parse_tiles(group: str, token: str) -> list[int]:
     i = 0
     while i < len(group):
         ch = group[i]
-        if ch.isdigit():
+        if ch in _DIGITS:
             digits += ch
             i += 1
             continue
@@ -140,8 +142,11 @@ def _parse_tiles(group: str, token: str) -> list[int]:
             digits = ""
             i += 1
             continue
-        if digits:
-            raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: digits {digits!r} have no suit letter (m, p, s or z)")
+        if ch.isspace():
+            raise HandError(
+                ErrorCode.BAD_TOKEN,
+                f"{token!r}: white space inside a group (allowed only between complete groups, e.g. '123m 45p')",
+            )
         if ch == "f":
             raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: flowers are not part of the hand; pass them as flowers=")
         letter = "Wh" if group.startswith("Wh", i) else ch
@@ -150,6 +155,8 @@ def _parse_tiles(group: str, token: str) -> list[int]:
                 ErrorCode.BAD_TOKEN,
                 f"{token!r}: unknown letter {ch!r} (suits m p s z, honours E S W N Wh G R)",
             )
+        if digits:
+            raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: digits {digits!r} have no suit letter (m, p, s or z)")
         tiles.append(27 + HONOUR_LETTERS.index(letter))
         i += len(letter)
     if digits:
@@ -207,7 +214,17 @@ def parse_hand(text: str) -> ParsedHand:
     (16, 2)
     """
     if not isinstance(text, str):
-        raise HandError(ErrorCode.BAD_TOKEN, f"hand must be a string, got {type(text).__name__}")
+        raise HandError(
+            ErrorCode.BAD_TOKEN,
+            f"hand must be a string in tile notation such as '123m456p...', got {type(text).__name__} {text!r}",
+        )
+    split = _SPLIT_GROUP.search(text)
+    if split:
+        raise HandError(
+            ErrorCode.BAD_TOKEN,
+            f"{text!r}: white space after digits {split.group(1)!r} (white space is allowed only between complete "
+            f"groups: write e.g. '123m', not '12 3m')",
+        )
     counts = np.zeros(N_KINDS, dtype=np.int64)
     declared: list[tuple[SetKind, int]] = []
     pos = 0
@@ -229,13 +246,14 @@ def parse_hand(text: str) -> ParsedHand:
         raise HandError(ErrorCode.TILE_COUNT, "empty hand: a hand holds 16 tiles before the win")
     if len(declared) > MAX_DECLARED:
         raise HandError(ErrorCode.TILE_COUNT, f"{len(declared)} declared sets (at most {MAX_DECLARED})")
-    hand = ParsedHand(counts.astype(np.uint8), tuple(declared))
-    if hand.n_tiles != 16:
+    # Count on int64, before the uint8 cast: 256 copies of a tile would wrap to 0.
+    n_tiles = int(counts.sum()) + 3 * len(declared)
+    if n_tiles != 16:
         raise HandError(
             ErrorCode.TILE_COUNT,
-            f"{text!r} holds {hand.n_tiles} tiles (a declared set counts 3); a hand holds 16 before the win",
+            f"{text!r} holds {n_tiles} tiles (a declared set counts 3); a hand holds 16 before the win",
         )
-    return hand
+    return ParsedHand(counts.astype(np.uint8), tuple(declared))
 
 
 def parse_flowers(text: str) -> tuple[int, ...]:
@@ -252,9 +270,9 @@ def parse_flowers(text: str) -> tuple[int, ...]:
         raise HandError(ErrorCode.BAD_CONTEXT, f"flowers must be a string such as '1f2f', got {text!r}")
     found: list[int] = []
     for token in text.split():
-        if not re.fullmatch(r"(\d+f)+", token):
+        if not re.fullmatch(r"([0-9]+f)+", token):
             raise HandError(ErrorCode.BAD_CONTEXT, f"flowers {token!r}: write flowers as 1f..8f, e.g. '1f5f' or '15f'")
-        for digits in re.findall(r"(\d+)f", token):
+        for digits in re.findall(r"([0-9]+)f", token):
             for d in digits:
                 n = int(d)
                 if not 1 <= n <= 8:

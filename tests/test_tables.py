@@ -1,0 +1,113 @@
+"""Per-suit tables against the PERF.md self-check counts and a plain recursive oracle."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from fastscore.decompose import MAX_DECOMPOSITIONS
+from fastscore.tables import (
+    COMPLETE_EYES,
+    COMPLETE_SETS,
+    EYES_SHIFT,
+    N_CODES,
+    PONG_SHIFT,
+    SHEUNG_SHIFT,
+    WAIT_EYES_SHIFT,
+    WAIT_SETS_SHIFT,
+    suit_tables,
+)
+
+POW5 = 5 ** np.arange(9)
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return suit_tables()
+
+
+def decode(code: int) -> list[int]:
+    return [(code // 5**i) % 5 for i in range(9)]
+
+
+def splits(counts: list[int], eyes: bool) -> list[tuple]:
+    """Every split of one suit into sets (and one eyes), as sorted group tuples, in 9.13 order."""
+    if not any(counts):
+        return [()] if not eyes else []
+    i = next(k for k, c in enumerate(counts) if c)
+    out = []
+    if eyes and counts[i] >= 2:
+        rest = counts.copy()
+        rest[i] -= 2
+        out += [((i, i),) + s for s in splits(rest, False)]
+    if counts[i] >= 3:
+        rest = counts.copy()
+        rest[i] -= 3
+        out += [((i, i, i),) + s for s in splits(rest, eyes)]
+    if i <= 6 and counts[i + 1] and counts[i + 2]:
+        rest = counts.copy()
+        for k in (i, i + 1, i + 2):
+            rest[k] -= 1
+        out += [((i, i + 1, i + 2),) + s for s in splits(rest, eyes)]
+    # The same split can be reached in more than one order; keep each once, sorted.
+    return sorted({tuple(sorted(s)) for s in out})
+
+
+def unpack(word: int) -> tuple:
+    groups = []
+    e = (word >> EYES_SHIFT) & 15
+    if e:
+        groups.append((e - 1, e - 1))
+    for i in range(9):
+        if (word >> (PONG_SHIFT + i)) & 1:
+            groups.append((i, i, i))
+        groups += [(i, i + 1, i + 2)] * ((word >> (SHEUNG_SHIFT + 3 * i)) & 7)
+    return tuple(sorted(groups))
+
+
+def test_perf_self_check_counts(tables):
+    info, offset, words = tables
+    n_tiles = np.zeros(N_CODES, dtype=np.int64)
+    for i in range(9):
+        n_tiles += (np.arange(N_CODES) // 5**i) % 5
+    assert int((n_tiles <= 17).sum()) == 886_400  # PERF.md: suit count vectors with at most 17 tiles
+    complete = (info & (COMPLETE_SETS | COMPLETE_EYES)) != 0
+    assert int(complete.sum()) == 53_055  # at most 5 sets + at most 1 pair, empty included
+    assert int(((info & COMPLETE_SETS) != 0)[n_tiles <= 12].sum() + ((info & COMPLETE_EYES) != 0)[n_tiles <= 14].sum()) == 21_743
+    assert words.size == 61_478
+    assert int(np.diff(offset).max()) == 6
+
+
+def test_tables_match_recursive_oracle(tables):
+    info, offset, words = tables
+    rng = np.random.default_rng(7)
+    codes = list(range(0, 5**6)) + rng.integers(0, N_CODES, 20_000).tolist()
+    for code in codes:
+        counts = decode(code)
+        n = sum(counts)
+        want_sets = splits(counts, False) if n <= 17 and n % 3 == 0 else []
+        want_eyes = splits(counts, True) if n <= 17 and n % 3 == 2 else []
+        assert bool(info[code] & COMPLETE_SETS) == bool(want_sets), counts
+        assert bool(info[code] & COMPLETE_EYES) == bool(want_eyes), counts
+        got = [unpack(int(w)) for w in words[offset[code] : offset[code + 1]]]
+        assert got == want_sets + want_eyes, counts  # same splits, same 9.13 order
+        for i in range(9):
+            if counts[i] < 4:
+                after = info[code + 5**i]
+                assert bool(info[code] >> (WAIT_SETS_SHIFT + i) & 1) == bool(after & COMPLETE_SETS)
+                assert bool(info[code] >> (WAIT_EYES_SHIFT + i) & 1) == bool(after & COMPLETE_EYES)
+
+
+def test_decomposition_buffer_is_large_enough(tables):
+    """The most standard decompositions one 17-tile hand can have fits MAX_DECOMPOSITIONS."""
+    info, offset, _ = tables
+    n_tiles = np.zeros(N_CODES, dtype=np.int64)
+    for i in range(9):
+        n_tiles += (np.arange(N_CODES) // 5**i) % 5
+    per_code = np.diff(offset)
+    most = [int(per_code[n_tiles == n].max()) for n in range(18)]
+    worst = max(most[a] * most[b] * most[17 - a - b] if 17 - a - b >= 0 else 0
+                for a, b in itertools.product(range(18), repeat=2))
+    assert worst <= MAX_DECOMPOSITIONS
