@@ -5,6 +5,7 @@ See README.md for the tile index table and examples; RULES.md is the specificati
 
 from .batch import RECORD_KEYS, HandBatch
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
+from .sample import sample_ready, sample_winning
 from .score import BatchResult, Score, interpretations, score, score_batch
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 from .waits import WaitsResult, tile_efficiency, waits, waits_batch
@@ -27,6 +28,8 @@ __all__ = [
     "load_rules",
     "parse_hand",
     "parse_tile",
+    "sample_ready",
+    "sample_winning",
     "score",
     "score_batch",
     "tile_efficiency",

@@ -165,6 +165,8 @@ def sheung_units(units, sheungs, concealed_sheungs, n_sheungs):
     sheungs, concealed_sheungs : (34,) counts of sheungs by lowest tile, all
     and not exposed; n_sheungs : sheungs in the interpretation.
     """
+    if n_sheungs < 3:
+        return
     for x in range(7):
         if _has(sheungs, 0, x) and _has(sheungs, 1, x) and _has(sheungs, 2, x):
             units[SISTER_SHEUNGS] = 1
@@ -210,11 +212,13 @@ def sheung_units(units, sheungs, concealed_sheungs, n_sheungs):
 
 
 @jit
-def resolve(units, shape, row_points, points, tiers, replaces, order, shape_mask):
+def resolve(units, shape, row_points, points, tiers, replaces_ptr, replaces_idx, order, shape_mask):
     """Turn ``units`` into ``row_points`` (R,) and return the interpretation's points (6.1).
 
     A row scores when it fires, its shape takes it, and no scoring row replaces
-    it; rows are visited replacing-first (``order``).  Dealer rows are not summed.
+    it; rows are visited replacing-first (``order``), each naming the rows it
+    replaces in ``replaces_idx[replaces_ptr[r]:replaces_ptr[r + 1]]``.  Dealer
+    rows are listed but not summed.
     """
     n = units.shape[0]
     for r in range(n):
@@ -222,9 +226,8 @@ def resolve(units, shape, row_points, points, tiers, replaces, order, shape_mask
     for k in range(n):
         r = order[k]
         if row_points[r]:
-            for q in range(n):
-                if replaces[r, q]:
-                    row_points[q] = 0
+            for q in range(replaces_ptr[r], replaces_ptr[r + 1]):
+                row_points[replaces_idx[q]] = 0
     total = 0
     for r in range(n):
         if row_points[r]:

@@ -64,11 +64,11 @@ SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
 
 @jit
 def _finish(j, shape, a, b, c, units, seat, round_wind, streak, rule_args, rows_out, info_out):
-    points_t, tiers, replaces, order, shape_mask, minimum, chicken_points = rule_args
+    points_t, tiers, replaces_ptr, replaces_idx, order, shape_mask, minimum, chicken_points = rule_args
     units[MAHJONG_BASE] = 1
     units[EAST_WINS] = 1 if seat == 0 else 0
     units[STREAK_BONUS] = streak if seat == 0 else 0
-    pts = resolve(units, shape, rows_out[j], points_t, tiers, replaces, order, shape_mask)
+    pts = resolve(units, shape, rows_out[j], points_t, tiers, replaces_ptr, replaces_idx, order, shape_mask)
     chicken, total, legal, payout = totals(pts, round_wind, seat, streak, points_t, minimum, chicken_points)
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
@@ -150,7 +150,7 @@ def interpret_hand(
     known_waits : int
         Number of waits of the 16 tiles if the caller knows it, else -1.
     rule_args : tuple
-        :meth:`fastscore.rules.RuleTable.kernel_args`.
+        :attr:`fastscore.rules.RuleTable.kernel_args`.
     tables : tuple
         :func:`fastscore.tables.suit_tables`.
     counts .. sheungs : scratch arrays (see :func:`make_scratch`).

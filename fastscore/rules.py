@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -126,12 +126,18 @@ class RuleTable:
     sources: dict = field(repr=False)
     path: str = ""
 
+    @cached_property
     def kernel_args(self) -> tuple:
-        """The arrays in the order the kernels take them."""
+        """The arrays in the order the kernels take them (``replaces`` as CSR)."""
+        targets = [np.flatnonzero(row) for row in self.replaces]
+        ptr = np.zeros(N_ROWS + 1, dtype=np.int64)
+        ptr[1:] = np.cumsum([len(t) for t in targets])
+        idx = np.concatenate(targets).astype(np.int64)
         return (
             self.points,
             self.tiers,
-            self.replaces,
+            ptr,
+            idx,
             self.order,
             self.shape_mask,
             self.minimum,

@@ -179,7 +179,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         batch.streak,
         batch.closing,
         ok,
-        table.kernel_args(),
+        table.kernel_args,
         suit_tables(),
         out.payout,
         out.total,
@@ -281,7 +281,7 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     table: RuleTable = resolve_rules(rules)
     n, rows, info, *decomposition = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
-        int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args(),
+        int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args,
         suit_tables(),
     )
     return [

@@ -136,7 +136,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     )
     waits_kernel(
         batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
-        batch.error == 0, table.kernel_args(), suit_tables(),
+        batch.error == 0, table.kernel_args, suit_tables(),
         out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
     )
     return out
