@@ -78,7 +78,7 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     if "hand" not in record:
         raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
     hand = parse_hand(record["hand"])
-    win_text = record.get("win")
+    win_text = record.get("win") if require_win else None
     if win_text is None or win_text == "":
         if require_win:
             raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
@@ -178,6 +178,7 @@ class HandBatch:
 
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
         A record that cannot be parsed becomes a flagged row; nothing raises.
+        Without ``require_win`` a record's ``win`` is ignored (16-tile hands).
         """
         records = list(records)
         batch = cls.empty(len(records))

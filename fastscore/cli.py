@@ -19,10 +19,10 @@ commands that need them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -258,10 +258,8 @@ class _ScoreSummary:
             self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
 
     def print(self, console, top: int = 10) -> None:
-        from rich.table import Table
-
         scored = self.rows - self.bad
-        shapes = Table("shape", "hands", "share", title="shapes")
+        shapes = _count_table("shape", "shapes")
         for name, count in zip(("no win",) + self.shape_names, self.shapes.tolist()):
             if count:
                 shapes.add_row(name, f"{count:,}", _share(count, scored))
@@ -272,7 +270,7 @@ class _ScoreSummary:
         mean_legal = self.payout / self.legal if self.legal else 0.0
         console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
         order = self.np.argsort(-self.row_hits, kind="stable")[:top]
-        rows = Table("row", "hands", "share", title=f"top {top} rows by frequency")
+        rows = _count_table("row", f"top {top} rows by frequency")
         for r in order:
             if self.row_hits[r]:
                 rows.add_row(self.row_ids[r], f"{int(self.row_hits[r]):,}", _share(int(self.row_hits[r]), scored))
@@ -306,42 +304,43 @@ class _WaitsSummary:
             self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
 
     def print(self, console, top: int = 10) -> None:
-        from rich.table import Table
-
         scored = self.rows - self.bad
         ready = scored - int(self.n_waits[0])
         waits_total = int((self.n_waits * self.np.arange(35)).sum())
         console.print(f"ready: {_share(ready, scored)} of analysed rows ({ready:,}); "
                       f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
-        counts = Table("waits", "hands", "share", title="hands by number of waits")
+        counts = _count_table("waits", "hands by number of waits")
         for k, count in enumerate(self.n_waits.tolist()):
             if count:
                 counts.add_row(str(k), f"{count:,}", _share(count, scored))
         console.print(counts)
         order = self.np.argsort(-self.tile_hits, kind="stable")[:top]
-        tiles = Table("tile", "hands", "share", title=f"top {top} waited tiles")
+        tiles = _count_table("tile", f"top {top} waited tiles")
         for t in order:
             if self.tile_hits[t]:
                 tiles.add_row(self.tile_names[t], f"{int(self.tile_hits[t]):,}", _share(int(self.tile_hits[t]), scored))
         console.print(tiles)
 
 
+def _count_table(first: str, title: str):
+    """A table ``first | hands | share`` with the numbers right-aligned."""
+    from rich.table import Table
+
+    table = Table(first, "hands", "share", title=title)
+    table.columns[1].justify = table.columns[2].justify = "right"
+    return table
+
+
 def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.1f}%" if total else "-"
 
 
-def _sample_chunks(name: str, n: int, seed: int, chunk_rows: int) -> Iterator:
-    """Generate ``n`` hands with ``fastscore.sample.<name>(n, seed)``, yielded in chunks."""
-    try:
-        from . import sample as sample_module
-    except ImportError:
-        _fail("the hand generator (fastscore.sample) is not available in this build")
-    generate = getattr(sample_module, name, None)
-    if generate is None:
-        _fail(f"the hand generator fastscore.sample.{name} is not available in this build")
-    batch = generate(n, seed)
-    for start in range(0, len(batch), chunk_rows):
-        yield batch.take(slice(start, start + chunk_rows))
+def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int) -> list:
+    """``n`` generated hands (winning for scoring, ready for waits) in chunks of ``chunk_rows``."""
+    from .sample import sample_ready, sample_winning
+
+    batch = (sample_winning if kind == "score" else sample_ready)(n, seed)
+    return [batch.take(slice(start, start + chunk_rows)) for start in range(0, len(batch), chunk_rows)]
 
 
 def _run_batch(
@@ -366,13 +365,11 @@ def _run_batch(
 
         warm_record = {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}
         summary = _ScoreSummary()
-        generator = "sample_winning"
     else:
         from .waits import waits_batch as process
 
         warm_record = {"hand": "11m99m77p11s9s EE RR 333p"}
         summary = _WaitsSummary()
-        generator = "sample_ready"
     try:
         if output is not None:
             io.file_format(output)
@@ -384,7 +381,7 @@ def _run_batch(
         else:
             total = sample
             t0 = time.perf_counter()
-            all_chunks = list(_sample_chunks(generator, sample, seed, chunk_rows))
+            all_chunks = _sample_chunks(kind, sample, seed, chunk_rows)
             typer.echo(f"generated {sample:,} hands (seed {seed}) in {time.perf_counter() - t0:.2f} s", err=True)
             chunks = iter(all_chunks)
     except (ValueError, OSError) as exc:
@@ -400,7 +397,7 @@ def _run_batch(
     t0 = time.perf_counter()
     try:
         writer = io.open_writer(output, kind, with_input=sample is not None) if output is not None else None
-        with writer if writer is not None else _NoWriter():
+        with writer if writer is not None else contextlib.nullcontext():
             for batch in chunks:
                 result = process(batch, table)
                 summary.add(result)
@@ -422,14 +419,6 @@ def _run_batch(
     if output is not None:
         console.print(f"wrote {output}")
     summary.print(console)
-
-
-class _NoWriter:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc) -> bool:
-        return False
 
 
 @app.command()

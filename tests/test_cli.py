@@ -1,0 +1,335 @@
+"""The fastscore command line (fastscore.cli), through typer's CliRunner."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import fastscore
+from fastscore import HandBatch, score_batch
+from fastscore.cli import app
+from fastscore.waits import waits_batch
+
+runner = CliRunner()
+
+NICO = "11m99m77p11s9s EE RR 333p"
+# self_draw 1 + no_flowers 1 + all_five_suits 10 + nico_nico 40 = 52 points, + mahjong_base 5 = 57
+NICO_ROWS = {"nico_nico": 40, "no_flowers": 1, "self_draw": 1, "all_five_suits": 10, "mahjong_base": 5}
+
+# Row 2 is bad (unknown letter); row 4 does not win (a result).
+RECORDS = [
+    {"hand": NICO, "win": "9s", "self_drawn": True, "seat": "S"},
+    {"hand": "111222333m456p78s EE", "win": "9s", "seat": "S"},
+    {"hand": "11m99m77p11s9s EE RR 333x", "win": "9s"},
+    {"hand": "123m456p789s 234s G [555z]", "win": "G", "self_drawn": True, "flowers": "1f5f", "streak": 2},
+    {"hand": "123m456p789s 234s G [555z]", "win": "1m", "seat": "W", "round": "N"},
+]
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def write_jsonl(path: Path, records) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+# --------------------------------------------------------------------------- score
+
+
+def test_score_json():
+    result = invoke("score", NICO, "--win", "9s", "--self-drawn", "--seat", "S", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["total"] == 57 and data["payout"] == 57 and data["points"] == 52
+    assert data["rows"] == NICO_ROWS
+    assert data["shape"] == "nico_nico" and data["legal"] is True and data["chicken"] is False
+    assert data == fastscore.score(NICO, "9s", self_drawn=True, seat="S").to_dict()
+
+
+def test_score_table():
+    result = invoke("score", NICO, "--win", "9s", "--self-drawn", "--seat", "S")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for rid, points in NICO_ROWS.items():
+        line = next(line for line in out.splitlines() if f" {rid} " in line)
+        assert f" {points} " in line and "seed" in line  # row, points, source
+    assert "shape    nico_nico" in out
+    assert "total    57  (legal: round minimum 20)" in out
+    assert "payout   57" in out
+
+
+def test_score_context_options():
+    args = ["score", "123m456p789s 234s G [555z]", "--win", "G", "--self-drawn", "--flowers", "1f5f",
+            "--streak", "2", "--seat", "E", "--round", "S", "--json"]
+    data = json.loads(invoke(*args).stdout)
+    expected = fastscore.score("123m456p789s 234s G [555z]", "G", self_drawn=True, flowers="1f5f", streak=2,
+                               seat="E", round="S")
+    assert data == expected.to_dict()
+    assert "streak_bonus" in data["rows"] and "east_wins" in data["rows"]
+
+
+def test_score_with_rules_file(tmp_path):
+    text = (Path(fastscore.__file__).parent / "rules.toml").read_text()
+    marker = 'id = "nico_nico"\npoints = 40'
+    assert marker in text
+    rules = tmp_path / "house.toml"
+    rules.write_text(text.replace(marker, 'id = "nico_nico"\npoints = 30'))
+    data = json.loads(invoke("score", NICO, "--win", "9s", "--self-drawn", "--seat", "S", "--rules", rules,
+                             "--json").stdout)
+    assert data["rows"]["nico_nico"] == 30 and data["total"] == 47
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "11m99m77p11s9s EE RR 333x", "--win", "9s"], "'333x'"),
+        (["score", NICO, "--win", "9x"], "winning tile"),
+        (["score", NICO, "--win", "9s", "--seat", "X"], "seat 'X' is not a wind"),
+        (["score", NICO, "--win", "9s", "--flowers", "9f"], "out of range (1f-8f)"),
+        (["interpretations", "11m99m77p", "--win", "9s"], "holds 6 tiles"),
+        (["waits", "11m99m77p"], "holds 6 tiles"),
+    ],
+)
+def test_invalid_input_exits_2(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.startswith("error: ")
+    assert result.stdout == ""
+
+
+def test_bad_rules_file_exits_2(tmp_path):
+    rules = tmp_path / "bad.toml"
+    rules.write_text("[[row]]\nid = 'nope'\npoints = 1\n")
+    result = invoke("score", NICO, "--win", "9s", "--rules", rules)
+    assert result.exit_code == 2 and "unknown row id 'nope'" in result.stderr
+
+
+def test_non_winning_hand_is_a_result():
+    result = invoke("score", "123m456p789s 234s G [555z]", "--win", "1m")
+    assert result.exit_code == 0
+    assert "not a winning hand" in result.stdout and "payout 0" in result.stdout
+    data = json.loads(invoke("score", "123m456p789s 234s G [555z]", "--win", "1m", "--json").stdout)
+    assert data["is_win"] is False and data["payout"] == 0
+
+
+def test_interpretations():
+    hand = "111222333m456p78s EE"
+    result = invoke("interpretations", hand, "--win", "9s", "--seat", "S")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    # three pongs of 1m 2m 3m: concealed_hand 5 + no_flowers 1 = 6, + base 5 = 11 (below 20: not legal)
+    assert "  1. standard: 11z (eyes) 111m 222m 333m 456p 789s" in lines
+    assert "     points 6, total 11, not legal, payout 0" in lines
+    # three 123m sheungs: 5 + 1 + mixed_dragon_concealed 10 = 16, + 5 = 21: the one the hand scores
+    assert "* 2. standard: 11z (eyes) 123m 123m 123m 456p 789s" in lines
+    assert "     points 16, total 21, legal, payout 21" in lines
+    data = json.loads(invoke("interpretations", hand, "--win", "9s", "--seat", "S", "--json").stdout)
+    assert [d["payout"] for d in data] == [0, 21]
+    assert data == fastscore.interpretations(hand, "9s", seat="S")
+
+
+# --------------------------------------------------------------------------- batch
+
+
+def expected_records(records=RECORDS):
+    return list(score_batch(HandBatch.from_records(records)).to_records())
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
+def test_batch_file_to_file(tmp_path, ext):
+    source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
+    out = tmp_path / f"scores.{ext}"
+    result = invoke("batch", source, "-o", out, "--chunk-rows", "2")
+    assert result.exit_code == 0, result.output
+    assert "rows: 5  bad rows: 1" in result.stdout and "hands per second" in result.stdout
+    assert "bad row 2: '333x'" in result.stderr
+    expected = expected_records()
+    if ext == "jsonl":
+        got = [json.loads(line) for line in out.read_text().splitlines()]
+        assert got == expected
+    elif ext == "parquet":
+        table = pq.read_table(out)
+        assert table.schema.field("payout").type == pa.int32()
+        assert table.column("total").to_pylist() == [r["total"] for r in expected]
+        assert table.column("error").to_pylist() == [r["error"] for r in expected]
+    else:
+        lines = out.read_text().splitlines()
+        assert len(lines) == 6 and lines[1].startswith("true,nico_nico,52,false,57,true,57,,")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
+def test_batch_reads_csv_and_parquet(tmp_path, ext):
+    rows = [{k: ("" if r.get(k) is None else str(r.get(k)).lower() if isinstance(r.get(k), bool) else str(r.get(k)))
+             for k in ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak")} for r in RECORDS]
+    source = tmp_path / f"hands.{ext}"
+    if ext == "csv":
+        with open(source, "w", newline="") as f:
+            writer = csv.DictWriter(f, list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    else:
+        pq.write_table(pa.Table.from_pylist(rows), source)
+    out = tmp_path / "scores.jsonl"
+    result = invoke("batch", source, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line) for line in out.read_text().splitlines()] == expected_records()
+
+
+def test_batch_summary_only(tmp_path):
+    source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
+    result = invoke("batch", source)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "rows: 5  bad rows: 1" in out
+    assert "nico_nico" in out and "standard" in out and "no win" in out
+    # 3 of 4 scored rows are legal (payouts 57, 21, and the dealer hand); the non-win is not
+    expected = expected_records()
+    payouts = [r["payout"] for r in expected if r["error"] is None]
+    assert "legal: 75.0% of scored rows (3)" in out
+    assert f"mean payout: {sum(payouts) / 4:.2f} per scored row, {sum(payouts) / 3:.2f} per legal hand" in out
+    assert "top 10 rows by frequency" in out and "mahjong_base" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]
+
+
+def test_batch_missing_hand_column(tmp_path):
+    source = tmp_path / "hands.csv"
+    source.write_text("tiles,win\n11m99m77p11s9s EE RR 333p,9s\n")
+    out = tmp_path / "scores.parquet"
+    result = invoke("batch", source, "-o", out)
+    assert result.exit_code == 2
+    assert "no 'hand' column" in result.stderr and "self_drawn" in result.stderr and "closing" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.csv"]  # no output, no partial file
+
+
+def test_batch_argument_errors(tmp_path):
+    source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
+    assert invoke("batch").exit_code == 2
+    both = invoke("batch", source, "--sample", "5")
+    assert both.exit_code == 2 and "not both" in both.stderr
+    same = invoke("batch", source, "-o", source)
+    assert same.exit_code == 2 and "replace the input" in same.stderr
+    bad_ext = invoke("batch", source, "-o", tmp_path / "out.txt")
+    assert bad_ext.exit_code == 2 and "unknown file type" in bad_ext.stderr
+    missing = invoke("batch", tmp_path / "nope.jsonl")
+    assert missing.exit_code == 2 and "nope.jsonl" in missing.stderr
+
+
+def test_batch_progress_bar(tmp_path):
+    source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
+    shown = invoke("batch", source, "--progress")
+    assert shown.exit_code == 0 and "rows/s" in shown.stderr and "%" not in shown.stderr  # no total known
+    hidden = invoke("batch", source)  # stderr is not a terminal
+    assert "rows/s" not in hidden.stderr
+
+
+def test_batch_progress_total_from_parquet(tmp_path):
+    source = tmp_path / "hands.parquet"
+    pq.write_table(pa.Table.from_pylist([{"hand": r["hand"], "win": r["win"]} for r in RECORDS]), source)
+    shown = invoke("batch", source, "--progress")
+    assert shown.exit_code == 0 and "100%" in shown.stderr and "rows/s" in shown.stderr  # total from metadata
+
+
+def test_batch_sample(tmp_path):
+    sample = pytest.importorskip("fastscore.sample")
+    out = tmp_path / "sample.parquet"
+    result = invoke("batch", "--sample", "300", "--seed", "5", "-o", out, "--chunk-rows", "128")
+    assert result.exit_code == 0, result.output
+    assert "rows: 300  bad rows: 0" in result.stdout
+    expected = score_batch(sample.sample_winning(300, 5))
+    table = pq.read_table(out)
+    assert table.column("total").to_pylist() == expected.total.tolist()
+    assert table.column("payout").to_pylist() == expected.payout.tolist()
+    assert table.column("rows.closing").to_pylist() == expected.row_points[:, fastscore.ROW_IDS.index("closing")].tolist()
+    # the generated hands are in the file and score the same when read back
+    again = invoke("batch", out, "-o", tmp_path / "again.jsonl")
+    assert again.exit_code == 0, again.output
+    rescored = [json.loads(line) for line in (tmp_path / "again.jsonl").read_text().splitlines()]
+    assert rescored == list(expected.to_records())
+
+
+# --------------------------------------------------------------------------- waits
+
+
+def test_waits_table_and_json():
+    hand = "2333444555666789p"
+    result = invoke("waits", hand, "--seat", "S", "--round", "N")
+    assert result.exit_code == 0, result.output
+    expected = fastscore.waits(hand, seat="S", round="N")
+    assert len(expected) == 6
+    for tile, payouts in expected.items():
+        line = next(line for line in result.stdout.splitlines() if f" {tile} " in line)
+        assert line.split()[1::2][:3] == [tile, str(payouts["discard"]), str(payouts["self_draw"])]
+    assert "6 wait(s)" in result.stdout
+    data = json.loads(invoke("waits", hand, "--seat", "S", "--round", "N", "--json").stdout)
+    assert data == expected
+    # nico nico hand waiting on 9s, seat S: 40 + 1 + 10 = 51, + base 5 = 56; self-draw +1 = 57
+    assert json.loads(invoke("waits", NICO, "--seat", "S", "--json").stdout) == {"9s": {"discard": 56, "self_draw": 57}}
+
+
+def test_waits_not_ready():
+    result = invoke("waits", "135m456p789s234s G [555z]")
+    assert result.exit_code == 0 and "not ready" in result.stdout
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "parquet"])
+def test_waits_batch(tmp_path, ext):
+    records = [{"hand": NICO, "seat": "S"}, {"hand": "1m 2m"}, {"hand": "2333444555666789p", "round": "N"}]
+    source = write_jsonl(tmp_path / "hands.jsonl", records)
+    out = tmp_path / f"waits.{ext}"
+    result = invoke("waits-batch", source, "-o", out, "--chunk-rows", "2")
+    assert result.exit_code == 0, result.output
+    assert "rows: 3  bad rows: 1" in result.stdout and "ready: 100.0% of analysed rows (2)" in result.stdout
+    expected = list(waits_batch(HandBatch.from_records(records, require_win=False)).to_records())
+    if ext == "jsonl":
+        assert [json.loads(line) for line in out.read_text().splitlines()] == expected
+    else:
+        table = pq.read_table(out)
+        assert table.schema.field("n_waits").type == pa.int16()
+        assert [json.loads(w) for w in table.column("waits_json").to_pylist()] == [r["waits"] for r in expected]
+
+
+def test_waits_batch_sample(tmp_path):
+    sample = pytest.importorskip("fastscore.sample")
+    out = tmp_path / "ready.jsonl"
+    result = invoke("waits-batch", "--sample", "200", "--seed", "2", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert "rows: 200  bad rows: 0" in result.stdout and "ready: 100.0%" in result.stdout
+    expected = list(waits_batch(sample.sample_ready(200, 2)).to_records())
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [{k: g[k] for k in ("waits", "n_waits", "error")} for g in got] == expected
+    assert got[0]["win"] is None and got[0]["hand"]
+
+
+def test_help_lists_commands():
+    result = invoke("--help")
+    assert result.exit_code == 0
+    for command in ("score", "interpretations", "batch", "waits", "waits-batch"):
+        assert command in result.stdout
+
+
+def test_score_does_not_import_pyarrow():
+    """Start-up stays light: the single-hand commands never load pyarrow or tqdm."""
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from fastscore.cli import app\n"
+        "r = CliRunner().invoke(app, ['score', '11m99m77p11s9s EE RR 333p', '--win', '9s', '--json'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted(m for m in ('pyarrow', 'tqdm') if m in sys.modules))\n"
+    )
+    root = Path(fastscore.__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.stdout.strip() == "[]"

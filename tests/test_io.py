@@ -1,0 +1,330 @@
+"""fastscore.io: chunked readers and atomic writers, checked against score_batch / waits_batch."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from fastscore import ROW_IDS, HandBatch, score_batch
+from fastscore.io import (
+    DEFAULT_CHUNK_ROWS,
+    INPUT_SCHEMA,
+    SCORE_COLUMNS,
+    count_rows,
+    file_format,
+    hand_records,
+    iter_batches,
+    open_writer,
+    read_records,
+)
+from fastscore.waits import waits_batch
+
+# fmt: off
+# Records in file order; row 3 is bad (unknown letter), the rest score.
+RECORDS = [
+    # nico nico: self_draw 1 + no_flowers 1 + all_five_suits 10 + nico_nico 40 = 52, + base 5 = 57
+    {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s", "self_drawn": "true", "seat": "S", "round": "E",
+     "flowers": "", "streak": "0", "closing": "false"},
+    # concealed_hand 5 + no_flowers 1 + mixed_dragon_concealed 10 = 16, + base 5 = 21 (legal in East)
+    {"hand": "111222333m456p78s EE", "win": "9s", "self_drawn": "false", "seat": "S", "round": "E",
+     "flowers": "", "streak": "0", "closing": "false"},
+    # a dealer hand with flowers and a streak (seat E gets east_wins and streak_bonus)
+    {"hand": "123m456p789s 234s G [555z]", "win": "G", "self_drawn": "true", "seat": "E", "round": "S",
+     "flowers": "1f5f", "streak": "2", "closing": "false"},
+    {"hand": "11m99m77p11s9s EE RR 333x", "win": "9s", "self_drawn": "false", "seat": "E", "round": "E",
+     "flowers": "", "streak": "0", "closing": "false"},
+    # not a win: 1m does not complete this hand (a result, not an error)
+    {"hand": "123m456p789s 234s G [555z]", "win": "1m", "self_drawn": "false", "seat": "W", "round": "N",
+     "flowers": "", "streak": "0", "closing": "false"},
+]
+# fmt: on
+BAD_ROW = 3
+
+
+def write_jsonl(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def write_csv(path, records, extra_column=True):
+    keys = list(records[0]) + (["comment"] if extra_column else [])
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, keys)
+        writer.writeheader()
+        for r in records:
+            writer.writerow({**r, **({"comment": "ignored"} if extra_column else {})})
+    return path
+
+
+def write_parquet(path, records, row_group_size=None):
+    table = pa.Table.from_pylist(records, schema=pa.schema([(k, pa.string()) for k in records[0]]))
+    pq.write_table(table, path, row_group_size=row_group_size)
+    return path
+
+
+WRITE_INPUT = {"jsonl": write_jsonl, "csv": write_csv, "parquet": write_parquet}
+
+
+def expected_result():
+    return score_batch(HandBatch.from_records(RECORDS))
+
+
+def concat(results):
+    """Score chunks as one list of records (to_records, in order)."""
+    return [rec for result in results for rec in result.to_records()]
+
+
+def test_default_chunk_rows():
+    assert DEFAULT_CHUNK_ROWS == 65_536
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
+@pytest.mark.parametrize("chunk_rows", [1, 2, 5, DEFAULT_CHUNK_ROWS])
+def test_iter_batches_matches_score_batch(tmp_path, ext, chunk_rows):
+    path = WRITE_INPUT[ext](tmp_path / f"hands.{ext}", RECORDS)
+    batches = list(iter_batches(path, chunk_rows=chunk_rows))
+    assert [len(b) for b in batches] == [min(chunk_rows, len(RECORDS) - s) for s in range(0, len(RECORDS), chunk_rows)]
+    got = concat(score_batch(b) for b in batches)
+    assert got == list(expected_result().to_records())
+    assert [r["total"] for r in got][:2] == [57, 21]
+    assert got[0]["rows"] == {"self_draw": 1, "no_flowers": 1, "all_five_suits": 10, "nico_nico": 40, "mahjong_base": 5}
+    assert [r["error"] is not None for r in got] == [i == BAD_ROW for i in range(len(RECORDS))]
+    # the message names the file row, whatever chunk it fell in
+    assert got[BAD_ROW]["error"].startswith(f"row {BAD_ROW}: '333x'")
+    assert got[4]["is_win"] is False and got[4]["error"] is None
+
+
+def test_bad_json_line_is_a_flagged_row(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    lines = [json.dumps(r) for r in RECORDS[:2]] + ["{not json", "", json.dumps(RECORDS[2])]
+    path.write_text("\n".join(lines) + "\n")
+    batches = list(iter_batches(path, chunk_rows=2))
+    assert [len(b) for b in batches] == [2, 2]  # the blank line is skipped
+    got = concat(score_batch(b) for b in batches)
+    assert [r["total"] for r in got] == [57, 21, 0, got[3]["total"]]
+    assert got[3]["is_win"] and got[3]["error"] is None
+    assert got[2]["error"].startswith("row 2: hands.jsonl line 3: not valid JSON")
+    assert batches[1].error.tolist()[0] != 0
+
+
+def test_json_array_file(tmp_path):
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps(RECORDS, indent=1))
+    got = concat(score_batch(b) for b in iter_batches(path, chunk_rows=2))
+    assert got == list(expected_result().to_records())
+
+
+def test_typed_records_json_and_parquet(tmp_path):
+    """JSON and Parquet values may be typed (bool, int) instead of strings."""
+    typed = [{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s", "self_drawn": True, "seat": "S", "streak": 0,
+              "closing": False}]
+    for path in (write_jsonl(tmp_path / "t.jsonl", typed), tmp_path / "t.parquet"):
+        if path.suffix == ".parquet":
+            pq.write_table(pa.Table.from_pylist(typed), path)
+        (result,) = [score_batch(b) for b in iter_batches(path)]
+        assert result.total.tolist() == [57]
+
+
+def test_read_records_chunks_and_columns(tmp_path):
+    path = write_csv(tmp_path / "hands.csv", RECORDS)
+    chunks = list(read_records(path, chunk_rows=2))
+    assert [len(c) for c in chunks] == [2, 2, 1]
+    assert "comment" not in chunks[0][0]  # unknown columns are ignored
+    assert chunks[0][0]["hand"] == RECORDS[0]["hand"]
+
+
+def test_parquet_row_groups_are_rechunked(tmp_path):
+    path = write_parquet(tmp_path / "hands.parquet", RECORDS * 3, row_group_size=2)
+    assert [len(c) for c in read_records(path, chunk_rows=4)] == [4, 4, 4, 3]
+    assert count_rows(path) == 15
+    assert count_rows(write_jsonl(tmp_path / "h.jsonl", RECORDS)) is None
+
+
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
+def test_missing_hand_column_lists_the_schema(tmp_path, ext):
+    records = [{k: v for k, v in r.items() if k != "hand"} for r in RECORDS]
+    path = WRITE_INPUT[ext](tmp_path / f"hands.{ext}", records)
+    with pytest.raises(ValueError, match="no 'hand' column") as info:
+        list(read_records(path))
+    assert INPUT_SCHEMA in str(info.value)
+    for column in ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing"):
+        assert column in str(info.value)
+
+
+def test_unknown_extension_and_bad_chunk_rows(tmp_path):
+    with pytest.raises(ValueError, match="unknown file type '.txt'"):
+        file_format(tmp_path / "hands.txt")
+    with pytest.raises(ValueError, match="unknown file type"):
+        open_writer(tmp_path / "out.xlsx")
+    with pytest.raises(ValueError, match="chunk_rows must be a positive integer"):
+        list(read_records(write_jsonl(tmp_path / "h.jsonl", RECORDS), chunk_rows=0))
+    with pytest.raises(ValueError, match="kind must be"):
+        open_writer(tmp_path / "out.jsonl", kind="scores")
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def write_scores(path, chunk_rows=2, **kwargs):
+    source = write_jsonl(path.parent / "in.jsonl", RECORDS)
+    with open_writer(path, **kwargs) as out:
+        for batch in iter_batches(source, chunk_rows=chunk_rows):
+            out.write(score_batch(batch), out.rows_written, **({"batch": batch} if kwargs.get("with_input") else {}))
+    return path
+
+
+def test_jsonl_writer_round_trip(tmp_path):
+    path = write_scores(tmp_path / "out.jsonl")
+    lines = path.read_text().splitlines()
+    expected = [json.dumps(r, separators=(",", ":")) for r in expected_result().to_records()]
+    assert lines == expected  # same keys, same order, rows as an object
+    assert json.loads(lines[0])["rows"]["nico_nico"] == 40
+
+
+def test_csv_writer_round_trip(tmp_path):
+    path = write_scores(tmp_path / "out.csv")
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == list(SCORE_COLUMNS) + list(ROW_IDS)
+    expected = expected_result()
+    assert len(rows) == 1 + len(RECORDS)
+    for i, row in enumerate(rows[1:]):
+        record = dict(zip(rows[0], row))
+        assert record["is_win"] == ("true" if expected.is_win[i] else "false")
+        assert record["legal"] == ("true" if expected.legal[i] else "false")
+        assert record["shape"] == (expected.shape_name(i) or "")
+        assert int(record["total"]) == expected.total[i] and int(record["payout"]) == expected.payout[i]
+        assert int(record["points"]) == expected.points[i]
+        assert [int(record[rid]) for rid in ROW_IDS] == expected.row_points[i].tolist()
+        assert record["error"] == (expected.messages[i] if expected.error[i] else "")
+    assert rows[1][:8] == ["true", "nico_nico", "52", "false", "57", "true", "57", ""]
+
+
+def test_parquet_writer_schema_and_values(tmp_path):
+    path = write_scores(tmp_path / "out.parquet")
+    table = pq.read_table(path)
+    schema = table.schema
+    assert schema.names == list(SCORE_COLUMNS) + list(ROW_IDS)
+    for name in ("payout", "total", "points"):
+        assert schema.field(name).type == pa.int32()
+    for name in ("legal", "is_win", "chicken"):
+        assert schema.field(name).type == pa.bool_()
+    assert schema.field("shape").type == pa.dictionary(pa.int8(), pa.string())
+    assert schema.field("error").type == pa.string()
+    assert all(schema.field(rid).type == pa.int16() for rid in ROW_IDS)
+
+    expected = expected_result()
+    assert table.column("total").to_pylist() == expected.total.tolist()
+    assert table.column("payout").to_pylist() == expected.payout.tolist()
+    assert table.column("is_win").to_pylist() == expected.is_win.tolist()
+    assert table.column("shape").to_pylist() == [expected.shape_name(i) for i in range(len(expected))]
+    assert table.column("error").to_pylist() == [expected.messages.get(i) for i in range(len(expected))]
+    assert table.column("error").null_count == len(RECORDS) - 1
+    rows = np.column_stack([table.column(rid).to_numpy() for rid in ROW_IDS])
+    np.testing.assert_array_equal(rows, expected.row_points)
+    assert table.column("nico_nico").to_pylist()[0] == 40
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
+def test_output_with_input_reads_back_as_input(tmp_path, ext):
+    path = write_scores(tmp_path / f"out.{ext}", with_input=True)
+    again = concat(score_batch(b) for b in iter_batches(path, chunk_rows=3))
+    expected = list(expected_result().to_records())
+    for i, (a, b) in enumerate(zip(again, expected)):
+        if i == BAD_ROW:  # a bad row keeps no hand: it stays flagged
+            assert a["error"] is not None
+        else:
+            assert a == b
+    if ext == "parquet":
+        schema = pq.read_schema(path)
+        assert schema.field("closing").type == pa.bool_()  # the input column
+        assert schema.field("rows.closing").type == pa.int16()  # the row points
+        assert schema.field("streak").type == pa.int32()
+
+
+def test_hand_records_round_trip_sample():
+    sample = pytest.importorskip("fastscore.sample")
+    batch = sample.sample_winning(3000, 11)
+    again = HandBatch.from_records(hand_records(batch))
+    for name in ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(batch, name), err_msg=name)
+
+
+def test_hand_records_format():
+    batch = HandBatch.from_records(RECORDS)
+    records = hand_records(batch)
+    assert records[2] == {"hand": "123m456p234789s6z [555z]", "win": "6z", "self_drawn": True, "seat": "E",
+                          "round": "S", "flowers": "1f5f", "streak": 2, "closing": False}
+    assert records[BAD_ROW] == dict.fromkeys(records[0])
+
+
+def test_failed_write_leaves_no_partial_file(tmp_path):
+    path = tmp_path / "out.parquet"
+    path.write_bytes(b"previous contents")
+    result = expected_result()
+    with pytest.raises(RuntimeError, match="boom"):
+        with open_writer(path) as out:
+            out.write(result, 0)
+            assert out.partial_path.exists() and out.partial_path.name == ".out.parquet.partial"
+            raise RuntimeError("boom")
+    assert path.read_bytes() == b"previous contents"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.parquet"]
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
+def test_failed_write_removes_partial_for_every_format(tmp_path, ext):
+    path = tmp_path / f"out.{ext}"
+    with pytest.raises(ValueError, match="input order"):
+        with open_writer(path) as out:
+            out.write(expected_result(), 0)
+            out.write(expected_result(), 0)  # out of order
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_output_is_a_valid_file(tmp_path):
+    with open_writer(tmp_path / "out.parquet"):
+        pass
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.num_rows == 0 and table.schema.field("payout").type == pa.int32()
+
+
+# --------------------------------------------------------------------------- waits
+
+
+WAITS_RECORDS = [
+    {"hand": "11m99m77p11s9s EE RR 333p", "seat": "S"},  # nico nico waiting on 9s
+    {"hand": "2333444555666789p", "seat": "S", "round": "N"},  # pure, six waits
+    {"hand": "1m 2m"},  # bad: 2 tiles
+    {"hand": "135m456p789s234s G [555z]"},  # not ready: no tile completes it
+]
+
+
+@pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
+def test_waits_writer(tmp_path, ext):
+    source = write_jsonl(tmp_path / "in.jsonl", WAITS_RECORDS)
+    expected = list(waits_batch(HandBatch.from_records(WAITS_RECORDS, require_win=False)).to_records())
+    path = tmp_path / f"out.{ext}"
+    with open_writer(path, kind="waits") as out:
+        for batch in iter_batches(source, require_win=False, chunk_rows=3):
+            out.write(waits_batch(batch), out.rows_written)
+    # nico_nico 40 + no_flowers 1 + all_five_suits 10 = 51, + base 5 = 56; self-draw +1 = 57
+    assert expected[0]["waits"] == {"9s": {"discard": 56, "self_draw": 57}}
+    assert expected[1]["n_waits"] == 6 and expected[2]["error"].startswith("row 2:")
+    assert expected[3] == {"waits": {}, "n_waits": 0, "error": None}
+    if ext == "jsonl":
+        got = [json.loads(line) for line in path.read_text().splitlines()]
+    elif ext == "csv":
+        with open(path, newline="") as f:
+            got = [{"n_waits": int(r["n_waits"]), "waits": json.loads(r["waits_json"]), "error": r["error"] or None}
+                   for r in csv.DictReader(f)]
+    else:
+        table = pq.read_table(path)
+        assert table.schema == pa.schema([("n_waits", pa.int16()), ("waits_json", pa.string()), ("error", pa.string())])
+        got = [{"n_waits": r["n_waits"], "waits": json.loads(r["waits_json"]), "error": r["error"]}
+               for r in table.to_pylist()]
+    assert [{k: r[k] for k in ("waits", "n_waits", "error")} for r in got] == expected
