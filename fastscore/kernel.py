@@ -306,8 +306,7 @@ def make_scratch():
 BLOCK = 256
 
 
-@jit_parallel
-def score_kernel(
+def _score_rows(
     concealed,
     declared,
     win,
@@ -329,10 +328,12 @@ def score_kernel(
     shape,
     row_points,
 ):
-    """Score N hands in parallel, keeping each hand's best interpretation.
+    """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns; rows with ``ok`` False
-    are skipped (left zero, shape -1).  Outputs are filled in place.
+    are skipped (left zero, shape -1).  Outputs are filled in place.  Compiled
+    twice from this one function: :data:`score_kernel` (parallel) and
+    :data:`score_kernel_serial` (small batches: no thread start-up).
     """
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
@@ -379,6 +380,12 @@ def score_kernel(
             payout[i] = info[j, INFO_PAYOUT]
             for r in range(rows.shape[1]):
                 row_points[i, r] = rows[j, r]
+
+
+score_kernel = jit_parallel(_score_rows)
+score_kernel_serial = jit(_score_rows)
+#: Batches smaller than this run on the serial kernel.
+PARALLEL_MIN_ROWS = 4 * BLOCK
 
 
 @jit

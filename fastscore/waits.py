@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import jit_parallel, prange
+from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch, held_counts
 from .decompose import N_KINDS, wait_mask
-from .kernel import BLOCK, INFO_PAYOUT, best_interpretation, interpret_hand, load_hand, make_scratch
+from .kernel import BLOCK, INFO_PAYOUT, PARALLEL_MIN_ROWS, best_interpretation, interpret_hand, load_hand, make_scratch
 from .rules import resolve_rules
 from .tables import suit_tables
 from .tiles import TILE_NAMES, ErrorCode, HandError
@@ -24,12 +24,12 @@ from .tiles import TILE_NAMES, ErrorCode, HandError
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
 
 
-@jit_parallel
-def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args, tables,
+def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args, tables,
                  mask, payout_discard, payout_self_draw, n_waits):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
-    Hands that are not ready leave after the 34 win checks, before any scoring.
+    Hands that are not ready leave after the wait mask, before any scoring.
+    Compiled as :data:`waits_kernel` (parallel) and :data:`waits_kernel_serial`.
     """
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
@@ -64,6 +64,10 @@ def waits_kernel(concealed, declared, seat, round_wind, flowers, streak, closing
                         payout_self_draw[i, t] = info[best, INFO_PAYOUT]
                     else:
                         payout_discard[i, t] = info[best, INFO_PAYOUT]
+
+
+waits_kernel = jit_parallel(_waits_rows)
+waits_kernel_serial = jit(_waits_rows)
 
 
 @dataclass
@@ -134,7 +138,8 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
         error=batch.error.copy(),
         messages=dict(batch.messages),
     )
-    waits_kernel(
+    kernel = waits_kernel if n >= PARALLEL_MIN_ROWS else waits_kernel_serial
+    kernel(
         batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
         batch.error == 0, table.kernel_args, suit_tables(),
         out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
