@@ -10,6 +10,9 @@ Commands::
     fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
+    fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--chunk-rows N]
+    fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
+                     [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
 
 Invalid input (a bad hand, tile, context value, rule table or file) prints
 the message to stderr and exits with status 2.  A hand that does not win is a
@@ -63,6 +66,17 @@ Sample = Annotated[Optional[int], typer.Option("--sample", min=1, show_default=F
                                                help="Instead of INPUT, generate this many random hands.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed for --sample.")]
 ChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Rows read, scored and written at a time.")]
+DatasetInput = Annotated[Optional[Path], typer.Argument(show_default=False,
+                                                        help="Hand records: .jsonl, .csv or .parquet (columns hand, win, "
+                                                             "self_drawn, seat, round, flowers, streak, closing); with "
+                                                             "--dask a .parquet file or a folder of them.")]
+DatasetOutput = Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False,
+                                                       help="Result file: .jsonl, .csv or .parquet (default: summary "
+                                                            "only); with --dask a folder (Parquet dataset).")]
+DaskAddress = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS|local:N", show_default=False,
+                                                    help="Run on a Dask cluster: a scheduler address "
+                                                         "(tcp://host:8786) or local:N (N worker processes here); "
+                                                         "needs pip install 'fastscore[dask]'.")]
 Progress = Annotated[Optional[bool], typer.Option("--progress/--no-progress", show_default=False,
                                                   help="Progress bar on stderr (default: only when stderr is a terminal).")]
 
@@ -423,13 +437,14 @@ def _run_batch(
 
 @app.command()
 def batch(
-    input: Input = None,
-    output: Output = None,
+    input: DatasetInput = None,
+    output: DatasetOutput = None,
     sample: Sample = None,
     seed: Seed = 0,
     rules: Rules = None,
     chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
     progress: Progress = None,
+    dask: DaskAddress = None,
 ) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
 
@@ -438,28 +453,199 @@ def batch(
     are flagged in the output and do not stop the run.  With --sample the
     output also holds each generated hand (columns as input; row points named
     rows.<id> in CSV and Parquet).
+
+    With --dask the chunks (--chunk-rows rows of whole Parquet row groups) are
+    Dask tasks, and OUTPUT is a folder of part.<i>.parquet files with the
+    schema of the single-machine Parquet output.
     """
+    if dask is not None:
+        return _run_dask(kind="score", address=dask, input=input, output=output, sample=sample, rules=rules,
+                         chunk_rows=chunk_rows, progress=progress)
+    _no_folders(input, output)
     _run_batch(kind="score", input=input, output=output, sample=sample, seed=seed, rules=rules,
                chunk_rows=chunk_rows, progress=progress)
 
 
 @app.command("waits-batch")
 def waits_batch(
-    input: Input = None,
-    output: Output = None,
+    input: DatasetInput = None,
+    output: DatasetOutput = None,
     sample: Sample = None,
     seed: Seed = 0,
     rules: Rules = None,
     chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
     progress: Progress = None,
+    dask: DaskAddress = None,
 ) -> None:
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
     Like ``batch``; the ``win`` column is not needed.  Output columns:
     n_waits, waits_json ({tile: {discard, self_draw}}), error.
     """
+    if dask is not None:
+        return _run_dask(kind="waits", address=dask, input=input, output=output, sample=sample, rules=rules,
+                         chunk_rows=chunk_rows, progress=progress)
+    _no_folders(input, output)
     _run_batch(kind="waits", input=input, output=output, sample=sample, seed=seed, rules=rules,
                chunk_rows=chunk_rows, progress=progress)
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+def _no_folders(input: Path | None, output: Path | None) -> None:
+    """Without --dask, INPUT and OUTPUT are files."""
+    for what, path in (("INPUT", input), ("OUTPUT", output)):
+        if path is not None and path.is_dir():
+            _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
+
+
+def _dask_summary(kind: str, result) -> dict:
+    """Run on a worker: the summary of one partition's result, as picklable attributes."""
+    summary = _ScoreSummary() if kind == "score" else _WaitsSummary()
+    summary.add(result)
+    return {name: value for name, value in vars(summary).items() if name != "np"}
+
+
+def _merge_summary(summary, part: dict) -> None:
+    """Add one partition's :func:`_dask_summary` into ``summary`` (partitions taken in input order)."""
+    for name, value in part.items():
+        if name == "first_errors":
+            summary.first_errors.extend(value[: 5 - len(summary.first_errors)])
+        elif isinstance(value, (int, float, summary.np.ndarray)) and not isinstance(value, bool):
+            setattr(summary, name, getattr(summary, name) + value)
+
+
+def _dask_client(address: str):
+    """``(client, cluster)`` for ``--dask``: a client of the scheduler at ADDRESS, or of a new
+    LocalCluster for ``local:N`` (``cluster`` None otherwise)."""
+    try:
+        from . import dask as fdask
+    except ImportError as exc:
+        _fail(str(exc))
+    import distributed
+
+    if address.startswith("local:"):
+        n = address.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            _fail(f"--dask {address}: expected local:N with N worker processes, e.g. local:4")
+        cluster = fdask.local_cluster(int(n))
+        return distributed.Client(cluster), cluster
+    try:
+        return distributed.Client(address, timeout="20s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        _fail(f"--dask {address}: cannot reach the Dask scheduler ({exc})")
+
+
+def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
+              rules: Path | None, chunk_rows: int, progress: bool | None) -> None:
+    """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
+    if sample is not None:
+        _fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
+    if input is None:
+        _fail("give INPUT, a Parquet file or a folder of them")
+    if output is None:
+        _fail("--dask needs -o FOLDER, where the workers write the result dataset")
+    import functools
+
+    table = _rule_table(rules)
+    client, cluster = _dask_client(address)
+    import distributed
+
+    from . import dask as fdask
+
+    with client, cluster if cluster is not None else contextlib.nullcontext():
+        info = client.scheduler_info()
+        typer.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
+                   f"dashboard {client.dashboard_link}", err=True)
+        summary = _ScoreSummary() if kind == "score" else _WaitsSummary()
+        job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
+        show = progress if progress is not None else sys.stderr.isatty()
+        try:
+            warm = fdask.warm_workers(client, table)
+            typer.echo(f"dask: kernels loaded on {len(warm)} workers in {max(warm.values(), default=0):.1f} s", err=True)
+            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows,
+                       summarize=functools.partial(_dask_summary, kind), progress=show)
+        except (ValueError, OSError, distributed.KilledWorker) as exc:
+            _fail(str(exc))
+    for part in done.summaries:
+        _merge_summary(summary, part)
+
+    console = _console()
+    for message in summary.first_errors:
+        typer.echo(f"bad {message}", err=True)
+    rate = done.rows / done.seconds if done.seconds > 0 else 0.0
+    console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
+                  f"hands per second: {rate:,.0f}")
+    console.print(f"wrote {output} ({len(done.paths)} parts)")
+    summary.print(console)
+
+
+# --------------------------------------------------------------------------- surveys
+
+SurveyWin = Annotated[str, typer.Option("--win", "-w", help="'uniform' (the winning tile drawn uniformly from the "
+                                                             "hand's tiles) or a tile such as 9s (hands holding it).")]
+Compare = Annotated[Optional[Path], typer.Option("--compare", dir_okay=False, show_default=False,
+                                                 help="A second rule table: score every hand under both and compare.")]
+SurveySample = Annotated[Optional[int], typer.Option("--sample", min=1, show_default=False,
+                                                     help="Survey this many random winning hands instead of every "
+                                                          "complete concealed standard hand.")]
+Suits = Annotated[str, typer.Option("--suits", help="Number suits of the exhaustive space, a subset of mps.")]
+Honours = Annotated[bool, typer.Option("--honours/--no-honours", help="Allow winds and dragons in the exhaustive space.")]
+ReportFolder = Annotated[Path, typer.Option("--output", "-o", file_okay=False, show_default=False,
+                                            help="Folder for report.md, the PNG plots and survey.parquet.")]
+SurveyChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Hands scored at a time (memory, not results).")]
+
+
+@app.command()
+def survey(
+    output: ReportFolder,
+    self_drawn: SelfDrawn = False,
+    seat: Seat = "E",
+    round: Round = "E",
+    flowers: Flowers = "",
+    win: SurveyWin = "uniform",
+    rules: Rules = None,
+    compare: Compare = None,
+    sample: SurveySample = None,
+    seed: Seed = 0,
+    suits: Suits = "mps",
+    honours: Honours = True,
+    chunk_rows: SurveyChunkRows = 1 << 16,
+    progress: Progress = None,
+) -> None:
+    """Tally rows, shapes, Chicken, illegal wins and payouts over every complete concealed
+    standard hand (118,856,487 count vectors), or over --sample N random winning hands.
+
+    Writes OUTPUT/report.md with payout and row-frequency plots (and a comparison
+    with --compare) and OUTPUT/survey.parquet with the exact tallies; prints the
+    ten most frequent rows and the wall time.
+    """
+    from .survey import survey as run_survey
+
+    table = _rule_table(rules)
+    other = _rule_table(compare) if compare is not None else None
+    show = progress if progress is not None else sys.stderr.isatty()
+    try:
+        result = run_survey(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
+                            compare=other, sample=sample, seed=seed, suits=suits, honours=honours,
+                            chunk_rows=chunk_rows, progress=show)
+        page = result.report(output)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    console = _console()
+    console.print(f"hands: {result.hands:,}  scorings: {result.scorings:,}  wall time: {result.seconds:.1f} s  "
+                  f"scorings per second: {result.scorings / result.seconds if result.seconds else 0.0:,.0f}")
+    rows = _count_table("row", "top 10 rows by frequency (weighted by multiplicity)")
+    rows.columns[1].header = "unweighted share"
+    rows.columns[2].header = "weighted share"
+    unweighted = result.row_frequency(weighted=False)
+    for rid, share in result.top_rows(10):
+        rows.add_row(rid, f"{100 * unweighted[rid]:.2f}%", f"{100 * share:.2f}%")
+    console.print(rows)
+    console.print(f"Chicken: {100 * result.chicken_fraction():.2f}%  below the minimum: "
+                  f"{100 * result.illegal_fraction():.2f}%  (weighted)")
+    console.print(f"wrote {page}")
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -87,41 +87,71 @@ def nico_pong(counts, n_declared):
 
 
 @jit
+def _is_orphan(t):
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+@jit
 def thirteen_orphans_split(counts, n_declared, k):
     """The ``k``-th 13 Orphans split (in 9.13 order) as (eyes, set_kind, set_tile), or (-1, 0, 0).
 
-    ``set_kind`` is 2 for a pong, 1 for a sheung.  ``counts`` is restored on return.
+    ``set_kind`` is 2 for a pong, 1 for a sheung.  After one of each of the 13
+    orphans, four tiles are left: an orphan for the eyes and one set.
     """
     if n_declared:
         return -1, 0, 0
-    for o in ORPHANS:
-        if counts[o] == 0:
-            return -1, 0, 0
+    x0 = -1
+    x1 = -1
+    x2 = -1
+    x3 = -1
+    n = 0
+    for t in range(N_KINDS):
+        c = counts[t]
+        if _is_orphan(t):
+            if c == 0:
+                return -1, 0, 0
+            c -= 1
+        for _ in range(c):
+            if n == 0:
+                x0 = t
+            elif n == 1:
+                x1 = t
+            elif n == 2:
+                x2 = t
+            elif n == 3:
+                x3 = t
+            n += 1
+    if n != 4:
+        return -1, 0, 0
     found = 0
-    for e in ORPHANS:
-        if counts[e] < 2:
+    previous = -1
+    for e in (x0, x1, x2, x3):
+        if e == previous or not _is_orphan(e):
             continue
-        for o in ORPHANS:
-            counts[o] -= 1
-        counts[e] -= 1
-        # The three tiles left must be one pong or one sheung.
-        set_kind = 0
-        set_tile = 0
-        for t in range(N_KINDS):
-            if counts[t] == 3:
-                set_kind, set_tile = 2, t
-                break
-            if counts[t] > 0:
-                if t < 27 and t % 9 <= 6 and counts[t] == 1 and counts[t + 1] == 1 and counts[t + 2] == 1:
-                    set_kind, set_tile = 1, t
-                break
-        for o in ORPHANS:
-            counts[o] += 1
-        counts[e] += 1
-        if set_kind:
-            if found == k:
-                return e, set_kind, set_tile
-            found += 1
+        previous = e
+        # The three extra tiles other than one copy of e, in order.
+        r0 = -1
+        r1 = -1
+        r2 = -1
+        skipped = False
+        for x in (x0, x1, x2, x3):
+            if x == e and not skipped:
+                skipped = True
+            elif r0 < 0:
+                r0 = x
+            elif r1 < 0:
+                r1 = x
+            else:
+                r2 = x
+        if r0 == r1 and r1 == r2:
+            kind = 2
+        elif r0 < 27 and r0 % 9 <= 6 and r1 == r0 + 1 and r2 == r0 + 2:
+            kind = 1
+        else:
+            continue
+        if found == k:
+            return e, kind, r0
+        found += 1
     return -1, 0, 0
 
 
@@ -150,25 +180,40 @@ def orphan_sheung(counts, base):
 
 @jit
 def sixteen_orphans_eyes(counts, n_declared):
-    """Eyes tile of a 16 Orphans hand, or -1 (section 3: three orphan sheungs, 7 honours, one more)."""
+    """Eyes tile of a 16 Orphans hand, or -1 (section 3: three orphan sheungs, 7 honours, one more).
+
+    One pass: every kind at most twice and exactly one kind twice (the eyes),
+    each honour present, each number suit's kinds an orphan sheung.
+    """
     if n_declared:
         return -1
-    for e in range(N_KINDS):
-        if counts[e] != 2:
-            continue
-        counts[e] -= 1
-        ok = True
-        for t in range(27, 34):
-            if counts[t] != 1:
-                ok = False
-        if ok:
-            for s in range(3):
-                if orphan_sheung(counts, 9 * s) == 0:
-                    ok = False
-        counts[e] += 1
-        if ok:
-            return e
-    return -1
+    eyes = -1
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 0 or c > 2:
+            return -1
+        if c == 2:
+            if eyes >= 0:
+                return -1
+            eyes = t
+    for base in range(0, 27, 9):
+        last = -3
+        kinds = 0
+        for i in range(9):
+            c = counts[base + i]
+            if c == 0:
+                continue
+            if c > 2 or i - last < 3:
+                return -1
+            if c == 2:
+                if eyes >= 0:
+                    return -1
+                eyes = base + i
+            last = i
+            kinds += 1
+        if kinds != 3:
+            return -1
+    return eyes
 
 
 @jit
@@ -238,21 +283,9 @@ def wait_mask(counts16, n_declared, held16, suit_info):
         else:
             ok = ok and (info[s] & COMPLETE_SETS) != 0
     if ok and suit_eyes <= 1:
-        for t in range(27, 34):
-            counts16[t] += 1
-            e = honour_eyes(counts16)
-            counts16[t] -= 1
-            if e >= 0 and e + suit_eyes == 1:
-                mask |= 1 << t
+        mask |= _honour_waits(counts16, suit_eyes)
     if n_declared == 0:
-        mask |= _nico_waits(counts16)
-        if _orphans_possible(counts16):
-            for t in range(N_KINDS):
-                if not mask & (1 << t):
-                    counts16[t] += 1
-                    if thirteen_orphans_split(counts16, 0, 0)[0] >= 0 or sixteen_orphans_eyes(counts16, 0) >= 0:
-                        mask |= 1 << t
-                    counts16[t] -= 1
+        mask |= _nico_waits(counts16) | _orphans_waits(counts16)
     for t in range(N_KINDS):
         if held16[t] >= 4:
             mask &= ~(1 << t)
@@ -269,6 +302,37 @@ def _suit_state(counts, base, suit_info):
 
 
 @jit
+def _honour_waits(counts16, suit_eyes):
+    """Bitmask of honour tiles that complete the honours (each kind 0, 2 or 3, one eyes in all).
+
+    Adding a tile turns a single into a pair or a pair into a pong; a kind of
+    one tile (or four) anywhere else makes the honours incomplete.
+    """
+    singles = 0
+    single = -1
+    bad = 0
+    pairs = 0
+    pair_mask = 0
+    for t in range(27, 34):
+        c = counts16[t]
+        if c == 1:
+            singles += 1
+            single = t
+        elif c == 4:
+            bad += 1
+        elif c == 2:
+            pairs += 1
+            pair_mask |= 1 << t
+    if bad:
+        return 0
+    if singles == 1:
+        return (1 << single) if pairs + 1 + suit_eyes == 1 else 0
+    if singles == 0 and pairs - 1 + suit_eyes == 1:
+        return pair_mask
+    return 0
+
+
+@jit
 def _nico_waits(counts16):
     """Bitmask of the Nico Nico waits of 16 concealed tiles (seven pairs and a pong, 5.1).
 
@@ -278,19 +342,18 @@ def _nico_waits(counts16):
     """
     ones = 0
     threes = 0
-    single = -1
+    single = 0
     three_mask = 0
     pairs_mask = 0
     for t in range(N_KINDS):
         c = counts16[t]
-        if c == 1:
-            ones += 1
-            single = t
-        elif c == 3:
-            threes += 1
-            three_mask |= 1 << t
-        elif c == 2:
-            pairs_mask |= 1 << t
+        is_one = 1 if c == 1 else 0
+        is_three = 1 if c == 3 else 0
+        ones += is_one
+        threes += is_three
+        single += is_one * t
+        three_mask |= is_three << t
+        pairs_mask |= (1 if c == 2 else 0) << t
     if ones == 0 and threes == 0:
         return pairs_mask
     if ones == 1 and threes == 1:
@@ -301,17 +364,100 @@ def _nico_waits(counts16):
 
 
 @jit
-def _orphans_possible(counts16):
-    """Cheap necessary condition for a 13 or 16 Orphans wait: 12 of the 13 orphans, or 6 honours."""
-    orphans = 0
-    honours = 0
+def _thirteen_full_waits(counts16):
+    """13 Orphans waits of 16 tiles holding every orphan: the three extra tiles
+    plus the winning tile must be an orphan eyes and one set."""
+    y0 = -1
+    y1 = -1
+    y2 = -1
+    n = 0
+    for t in range(N_KINDS):
+        c = counts16[t] - (1 if _is_orphan(t) else 0)
+        for _ in range(c):
+            if n == 0:
+                y0 = t
+            elif n == 1:
+                y1 = t
+            else:
+                y2 = t
+            n += 1
+    if n != 3:
+        return 0
+    mask = 0
+    # The winning tile is the eyes orphan and the extras are a set.
+    if (y0 == y1 and y1 == y2) or (y0 < 27 and y0 % 9 <= 6 and y1 == y0 + 1 and y2 == y0 + 2):
+        for o in ORPHANS:
+            mask |= 1 << o
+    # One extra is the eyes orphan; the other two and the winning tile are a set.
+    for k in range(3):
+        e = y0 if k == 0 else (y1 if k == 1 else y2)
+        if not _is_orphan(e):
+            continue
+        u = y1 if k == 0 else y0
+        v = y1 if k == 2 else y2
+        if u == v:
+            mask |= 1 << u
+        elif u < 27 and u // 9 == v // 9:
+            if v == u + 1:
+                if u % 9 >= 1:
+                    mask |= 1 << (u - 1)
+                if u % 9 <= 6:
+                    mask |= 1 << (u + 2)
+            elif v == u + 2:
+                mask |= 1 << (u + 1)
+    return mask
+
+
+@jit
+def _orphans_waits(counts16):
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles.
+
+    13 Orphans needs all 13 terminals and honours after the win, so with one
+    missing only that tile can complete it, with two or more none; 16 Orphans
+    likewise needs all seven honours.  Only the remaining candidates are tried.
+    """
+    missing13 = 0
+    last13 = -1
     for o in ORPHANS:
-        if counts16[o]:
-            orphans += 1
+        if counts16[o] == 0:
+            missing13 += 1
+            last13 = o
+    missing16 = 0
+    last16 = -1
     for t in range(27, 34):
-        if counts16[t]:
-            honours += 1
-    return orphans >= 12 or honours >= 6
+        if counts16[t] == 0:
+            missing16 += 1
+            last16 = t
+    if missing16 <= 1:
+        # 16 Orphans holds at most 4 tiles of a number suit and no kind three times.
+        for base in range(0, 27, 9):
+            n = 0
+            for i in range(9):
+                n += counts16[base + i]
+                if counts16[base + i] > 2:
+                    missing16 = 2
+            if n > 4:
+                missing16 = 2
+        for t in range(27, 34):
+            if counts16[t] > 2:
+                missing16 = 2
+    mask = 0
+    if missing13 == 1:
+        counts16[last13] += 1
+        if thirteen_orphans_split(counts16, 0, 0)[0] >= 0:
+            mask |= 1 << last13
+        counts16[last13] -= 1
+    elif missing13 == 0:
+        mask |= _thirteen_full_waits(counts16)
+    if missing16 <= 1:
+        for t in range(N_KINDS):
+            if (missing16 == 1 and t != last16) or counts16[t] > 1:
+                continue
+            counts16[t] += 1
+            if sixteen_orphans_eyes(counts16, 0) >= 0:
+                mask |= 1 << t
+            counts16[t] -= 1
+    return mask
 
 
 @jit

@@ -1,13 +1,16 @@
-"""Rule rows as predicates over one interpretation, and the section 6 totals.
+"""Rule rows as bit predicates over one interpretation, and the section 6 totals.
 
-Each row's predicate sets ``units[row]``: 0 when the row does not fire,
-otherwise how many times it scores (``wind_pong`` counts seat and round
-bonuses, ``seat_flower`` each flower, ...).  Values, replacement and which
-shapes take which rows are data from the rule table (:mod:`fastscore.rules`),
-resolved in one generic pass by :func:`resolve`.
+An interpretation's rows are a 64-bit word, bit ``r`` for row ``ROW_IDS[r]``.
+The predicates set the bits of the rows that fire; a few rows also carry a
+number of units (``wind_pong`` counts seat and round bonuses, ``seat_flower``
+each flower, ...).  Values, replacement and which shapes take which rows are
+data from the rule table (:mod:`fastscore.rules`), resolved in one generic
+pass by :func:`resolve`.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ._jit import jit
 from .rules import ROW_IDS, Shape
@@ -61,16 +64,257 @@ from .rules import ROW_IDS, Shape
     STREAK_BONUS,
 ) = range(len(ROW_IDS))
 N_ROWS = len(ROW_IDS)
+DEALER_BITS = (1 << MAHJONG_BASE) | (1 << EAST_WINS) | (1 << STREAK_BONUS)
 
 STANDARD = int(Shape.STANDARD)
 NICO_NICO_SHAPE = int(Shape.NICO_NICO)
 THIRTEEN_SHAPE = int(Shape.THIRTEEN_ORPHANS)
 SIXTEEN_SHAPE = int(Shape.SIXTEEN_ORPHANS)
 
-# Hand-wide feature word (same for every interpretation of a hand).
+# Hand-wide suit word (same for every interpretation of a hand).
 SUIT_M, SUIT_P, SUIT_S, SUIT_WIND = 1, 2, 4, 8
 DRAGON_WH, DRAGON_G, DRAGON_R = 16, 32, 64
 HONOURS = SUIT_WIND | DRAGON_WH | DRAGON_G | DRAGON_R
+
+# Units of the multi-unit rows that vary by interpretation, packed in one int:
+# wind_pong units in bits 0-7, dragon_pong in 8-15, nico_quad_pairs in 16-23.
+WIND_UNITS_SHIFT, DRAGON_UNITS_SHIFT, QUAD_UNITS_SHIFT = 0, 8, 16
+# Units fixed for the hand: seat_flower bits 0-7, flower_set 8-15, streak_bonus 16-31.
+SEAT_FLOWER_SHIFT, FLOWER_SET_SHIFT, STREAK_SHIFT = 0, 8, 16
+
+
+@jit
+def bit(r):
+    return 1 << r
+
+
+@jit
+def popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@jit
+def context_rows(word, self_drawn, concealed, closing, flowers, seat, streak):
+    """Rows that depend only on the hand, not on the interpretation (4.1 to 4.3, 4.7).
+
+    ``word`` is the suit word of the 17 tiles; ``flowers`` a bitmask (bit n-1
+    for flower/season n).  Returns (row bits, hand units).
+    """
+    rows = bit(MAHJONG_BASE)
+    if self_drawn:
+        rows |= bit(SELF_DRAW)
+        if concealed:
+            rows |= bit(CONCEALED_SELF_DRAW)
+    elif concealed:
+        rows |= bit(CONCEALED_HAND)
+    if closing:
+        rows |= bit(CLOSING)
+    no_flowers = flowers == 0
+    if no_flowers:
+        rows |= bit(NO_FLOWERS)
+    seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1)
+    if seat_flowers:
+        rows |= bit(SEAT_FLOWER)
+    flower_sets = (1 if flowers & 0x0F == 0x0F else 0) + (1 if flowers & 0xF0 == 0xF0 else 0)
+    if flower_sets:
+        rows |= bit(FLOWER_SET)
+    n_suits = (word & 1) + ((word >> 1) & 1) + ((word >> 2) & 1)
+    if n_suits == 3 and word & SUIT_WIND and word & (DRAGON_WH | DRAGON_G | DRAGON_R):
+        rows |= bit(ALL_FIVE_SUITS)
+    no_honours = (word & HONOURS) == 0
+    if no_honours:
+        rows |= bit(NO_HONOURS)
+        if no_flowers:
+            rows |= bit(NO_FLOWER_NO_HONOUR)
+    if n_suits == 1:
+        rows |= bit(PURE) if no_honours else bit(SEMI_PURE)
+    if n_suits == 0:
+        rows |= bit(ALL_HONOURS)
+    if word == SUIT_S | DRAGON_G:
+        rows |= bit(JADE)
+    elif word == SUIT_M | DRAGON_R:
+        rows |= bit(RUBY)
+    elif word == SUIT_M | DRAGON_WH:
+        rows |= bit(SAPPHIRE)
+    elif word == SUIT_P | DRAGON_WH:
+        rows |= bit(DIAMOND)
+    if seat == 0:
+        rows |= bit(EAST_WINS)
+        if streak > 0:
+            rows |= bit(STREAK_BONUS)
+    units = (seat_flowers << SEAT_FLOWER_SHIFT) | (flower_sets << FLOWER_SET_SHIFT) | (streak << STREAK_SHIFT)
+    return rows, units
+
+
+@jit
+def honour_pong_rows(pongs, eyes, seat, round_wind):
+    """``wind_pong``, ``dragon_pong`` and the combination rows (4.4, 9.9, 9.19).
+
+    ``pongs`` has bit t for each pong or gong of tile t; ``eyes`` is the eyes
+    tile or -1.  Returns (row bits, interpretation units).
+    """
+    rows = 0
+    wind = (pongs >> 27) & 15
+    dragon = (pongs >> 31) & 7
+    n_wind = popcount(wind)
+    n_dragon = popcount(dragon)
+    units = 0
+    if wind:
+        rows |= bit(WIND_PONG)
+        units |= (n_wind + ((wind >> seat) & 1) + ((wind >> round_wind) & 1)) << WIND_UNITS_SHIFT
+    if dragon:
+        rows |= bit(DRAGON_PONG)
+        units |= n_dragon << DRAGON_UNITS_SHIFT
+    eyes_wind = 27 <= eyes <= 30
+    if n_wind == 2 and eyes_wind:
+        rows |= bit(LITTLE_THREE_WINDS)
+    elif n_wind == 3:
+        rows |= bit(LITTLE_FOUR_WINDS) if eyes_wind else bit(BIG_THREE_WINDS)
+    elif n_wind == 4:
+        rows |= bit(BIG_FOUR_WINDS)
+    if n_dragon == 2 and eyes >= 31:
+        rows |= bit(LITTLE_THREE_DRAGONS)
+    elif n_dragon == 3:
+        rows |= bit(BIG_THREE_DRAGONS)
+    return rows, units
+
+
+@jit
+def is_good_eyes_tile(tile):
+    """A 2, 5 or 8 number tile (4.5 ``good_eyes``)."""
+    return 0 <= tile < 27 and tile % 9 in (1, 4, 7)
+
+
+@jit
+def _rises(a, b, c, x):
+    """Sheung starts ``a`` at x, ``b`` at x+1, ``c`` at x+2 for some x (7-bit masks)."""
+    return (a & (b >> 1) & (c >> 2)) != 0
+
+
+@jit
+def sheung_rows(m, p, s, cm, cp, cs, n_sheungs):
+    """Sister, step-up, All Step-Up and dragon rows (4.5, 9.1 to 9.3, 9.8, 9.16, 9.17).
+
+    m, p, s : 7-bit masks of the sheung starts held in each number suit;
+    cm, cp, cs : the same for concealed sheungs; n_sheungs : sheungs in all.
+    """
+    rows = 0
+    if n_sheungs < 3:
+        return rows
+    if m & p & s:
+        rows |= bit(SISTER_SHEUNGS)
+    if _rises(m, m, m, 0) or _rises(p, p, p, 0) or _rises(s, s, s, 0):
+        rows |= bit(STEP_UP_PURE)
+    if (
+        _rises(m, p, s, 0) or _rises(m, s, p, 0) or _rises(p, m, s, 0)
+        or _rises(p, s, m, 0) or _rises(s, m, p, 0) or _rises(s, p, m, 0)
+    ):
+        rows |= bit(STEP_UP_MIXED)
+    if n_sheungs == 5:
+        # Five lowest numbers exactly x .. x+4, one sheung each (9.8).
+        union = m | p | s
+        if popcount(union) == 5 and (union == 31 or union == 62 or union == 124):
+            n_suits = (1 if m else 0) + (1 if p else 0) + (1 if s else 0)
+            if n_suits == 3:
+                rows |= bit(ALL_STEP_UP_MIXED)
+            elif n_suits == 1:
+                rows |= bit(ALL_STEP_UP_PURE)
+    dragon = 1 | 8 | 64  # starts 1, 4, 7
+    if (m & dragon) == dragon or (p & dragon) == dragon or (s & dragon) == dragon:
+        rows |= bit(PURE_DRAGON)
+    if (cm & dragon) == dragon or (cp & dragon) == dragon or (cs & dragon) == dragon:
+        rows |= bit(PURE_DRAGON_CONCEALED)
+    if _mixed_dragon(m, p, s):
+        rows |= bit(MIXED_DRAGON)
+    if _mixed_dragon(cm, cp, cs):
+        rows |= bit(MIXED_DRAGON_CONCEALED)
+    return rows
+
+
+@jit
+def _mixed_dragon(m, p, s):
+    """123, 456, 789 each in a different suit, any assignment (9.17)."""
+    a = m & 1 and ((p & 8 and s & 64) or (s & 8 and p & 64))
+    b = p & 1 and ((m & 8 and s & 64) or (s & 8 and m & 64))
+    c = s & 1 and ((m & 8 and p & 64) or (p & 8 and m & 64))
+    return bool(a or b or c)
+
+
+@jit
+def resolve(rows, shape, replacers, replaces_bits, shape_bits):
+    """Rows that score: fired, taken by the shape, not replaced by a scoring row.
+
+    ``replacers`` lists the rows that replace others, replacing-first;
+    ``replaces_bits[r]`` the rows row r replaces; ``shape_bits[shape]`` the rows
+    a shape takes.
+    """
+    scoring = rows & shape_bits[shape]
+    for k in range(replacers.shape[0]):
+        r = replacers[k]
+        if (scoring >> r) & 1:
+            scoring &= ~replaces_bits[r]
+    return scoring
+
+
+@jit
+def row_value(r, units, hand_units, points, tiers):
+    """Points of row ``r`` given the interpretation's and the hand's units."""
+    if r == WIND_PONG:
+        return points[r] * ((units >> WIND_UNITS_SHIFT) & 255)
+    if r == DRAGON_PONG:
+        return points[r] * ((units >> DRAGON_UNITS_SHIFT) & 255)
+    if r == NICO_QUAD_PAIRS:
+        return tiers[r, min((units >> QUAD_UNITS_SHIFT) & 255, 3) - 1]
+    if r == SEAT_FLOWER:
+        return points[r] * ((hand_units >> SEAT_FLOWER_SHIFT) & 255)
+    if r == FLOWER_SET:
+        return points[r] * ((hand_units >> FLOWER_SET_SHIFT) & 255)
+    if r == STREAK_BONUS:
+        return points[r] * ((hand_units >> STREAK_SHIFT) & 65535)
+    return points[r]
+
+
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@jit
+def lowest_bit(m):
+    """Index of the lowest set bit of ``m`` (0 < m < 2**62), by de Bruijn multiplication."""
+    low = m & -m
+    if low < 4294967296:
+        return _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    low >>= 32
+    return 32 + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@jit
+def points_of(scoring, units, hand_units, points, tiers):
+    """Section 6.1: the sum of the scoring rows, dealer rows excluded."""
+    total = 0
+    m = scoring & ~DEALER_BITS
+    while m:
+        total += row_value(lowest_bit(m), units, hand_units, points, tiers)
+        m &= m - 1
+    return total
+
+
+@jit
+def totals(points, round_wind, seat, streak, rule_points, minimum, chicken_points):
+    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points``."""
+    chicken = points == chicken_points
+    total = minimum[round_wind] if chicken else points + rule_points[MAHJONG_BASE]
+    legal = chicken or total >= minimum[round_wind]
+    payout = 0
+    if legal:
+        payout = total
+        if seat == 0:
+            payout += rule_points[EAST_WINS] + rule_points[STREAK_BONUS] * streak
+    return chicken, total, legal, payout
 
 
 @jit
@@ -89,168 +333,3 @@ def suit_word(held):
         if held[31 + d]:
             word |= DRAGON_WH << d
     return word
-
-
-@jit
-def context_units(units, word, self_drawn, concealed, closing, flowers, seat):
-    """Rows that depend only on the hand, not on the interpretation (4.1 to 4.3).
-
-    ``flowers`` is a bitmask: bit n-1 for flower/season n.
-    """
-    for r in range(N_ROWS):
-        units[r] = 0
-    units[SELF_DRAW] = 1 if self_drawn else 0
-    units[CONCEALED_HAND] = 1 if concealed and not self_drawn else 0
-    units[CONCEALED_SELF_DRAW] = 1 if concealed and self_drawn else 0
-    units[CLOSING] = 1 if closing else 0
-    no_flowers = flowers == 0
-    units[NO_FLOWERS] = 1 if no_flowers else 0
-    units[SEAT_FLOWER] = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1)
-    units[FLOWER_SET] = (1 if flowers & 0x0F == 0x0F else 0) + (1 if flowers & 0xF0 == 0xF0 else 0)
-    n_suits = (word & 1) + ((word >> 1) & 1) + ((word >> 2) & 1)
-    has_dragon = word & (DRAGON_WH | DRAGON_G | DRAGON_R)
-    units[ALL_FIVE_SUITS] = 1 if n_suits == 3 and word & SUIT_WIND and has_dragon else 0
-    no_honours = (word & HONOURS) == 0
-    units[NO_HONOURS] = 1 if no_honours else 0
-    units[NO_FLOWER_NO_HONOUR] = 1 if no_honours and no_flowers else 0
-    units[SEMI_PURE] = 1 if n_suits == 1 and not no_honours else 0
-    units[PURE] = 1 if n_suits == 1 and no_honours else 0
-    units[JADE] = 1 if word == SUIT_S | DRAGON_G else 0
-    units[RUBY] = 1 if word == SUIT_M | DRAGON_R else 0
-    units[SAPPHIRE] = 1 if word == SUIT_M | DRAGON_WH else 0
-    units[DIAMOND] = 1 if word == SUIT_P | DRAGON_WH else 0
-    units[ALL_HONOURS] = 1 if n_suits == 0 else 0
-
-
-@jit
-def honour_pong_units(units, pong_tile, seat, round_wind):
-    """Add one honour pong or gong to ``wind_pong`` / ``dragon_pong`` (4.4)."""
-    if 27 <= pong_tile <= 30:
-        w = pong_tile - 27
-        units[WIND_PONG] += 1 + (1 if w == seat else 0) + (1 if w == round_wind else 0)
-    elif pong_tile >= 31:
-        units[DRAGON_PONG] += 1
-
-
-@jit
-def is_good_eyes_tile(tile):
-    """A 2, 5 or 8 number tile (4.5 ``good_eyes``)."""
-    return tile < 27 and tile % 9 in (1, 4, 7)
-
-
-@jit
-def honour_combination_units(units, pongs, eyes):
-    """Wind and dragon combination rows (4.4, 9.9); ``pongs`` (34,) counts pongs and gongs."""
-    wind_pongs = pongs[27] + pongs[28] + pongs[29] + pongs[30]
-    dragon_pongs = pongs[31] + pongs[32] + pongs[33]
-    eyes_wind = 27 <= eyes <= 30
-    eyes_dragon = eyes >= 31
-    units[LITTLE_THREE_WINDS] = 1 if wind_pongs == 2 and eyes_wind else 0
-    units[BIG_THREE_WINDS] = 1 if wind_pongs == 3 and not eyes_wind else 0
-    units[LITTLE_FOUR_WINDS] = 1 if wind_pongs == 3 and eyes_wind else 0
-    units[BIG_FOUR_WINDS] = 1 if wind_pongs == 4 else 0
-    units[LITTLE_THREE_DRAGONS] = 1 if dragon_pongs == 2 and eyes_dragon else 0
-    units[BIG_THREE_DRAGONS] = 1 if dragon_pongs == 3 else 0
-
-
-@jit
-def _has(sheungs, suit, x):
-    return sheungs[9 * suit + x] > 0
-
-
-@jit
-def sheung_units(units, sheungs, concealed_sheungs, n_sheungs):
-    """Sister, step-up, All Step-Up and dragon rows (4.5, 9.1 to 9.3, 9.8, 9.16, 9.17).
-
-    sheungs, concealed_sheungs : (34,) counts of sheungs by lowest tile, all
-    and not exposed; n_sheungs : sheungs in the interpretation.
-    """
-    if n_sheungs < 3:
-        return
-    for x in range(7):
-        if _has(sheungs, 0, x) and _has(sheungs, 1, x) and _has(sheungs, 2, x):
-            units[SISTER_SHEUNGS] = 1
-    for x in range(5):
-        for s in range(3):
-            if _has(sheungs, s, x) and _has(sheungs, s, x + 1) and _has(sheungs, s, x + 2):
-                units[STEP_UP_PURE] = 1
-            for s2 in range(3):
-                s3 = 3 - s - s2
-                if s2 != s and s3 != s and s3 != s2:
-                    if _has(sheungs, s, x) and _has(sheungs, s2, x + 1) and _has(sheungs, s3, x + 2):
-                        units[STEP_UP_MIXED] = 1
-    if n_sheungs == 5:
-        # Lowest numbers exactly x .. x+4, one sheung each (9.8).
-        for x in range(3):
-            suits = 0
-            ok = True
-            for k in range(5):
-                n = sheungs[x + k] + sheungs[9 + x + k] + sheungs[18 + x + k]
-                if n != 1:
-                    ok = False
-                    break
-                for s in range(3):
-                    if sheungs[9 * s + x + k]:
-                        suits |= 1 << s
-            if ok:
-                if suits == 7:
-                    units[ALL_STEP_UP_MIXED] = 1
-                elif suits in (1, 2, 4):
-                    units[ALL_STEP_UP_PURE] = 1
-    for s in range(3):
-        if _has(sheungs, s, 0) and _has(sheungs, s, 3) and _has(sheungs, s, 6):
-            units[PURE_DRAGON] = 1
-        if _has(concealed_sheungs, s, 0) and _has(concealed_sheungs, s, 3) and _has(concealed_sheungs, s, 6):
-            units[PURE_DRAGON_CONCEALED] = 1
-        for s2 in range(3):
-            s3 = 3 - s - s2
-            if s2 != s and s3 != s and s3 != s2:
-                if _has(sheungs, s, 0) and _has(sheungs, s2, 3) and _has(sheungs, s3, 6):
-                    units[MIXED_DRAGON] = 1
-                if _has(concealed_sheungs, s, 0) and _has(concealed_sheungs, s2, 3) and _has(concealed_sheungs, s3, 6):
-                    units[MIXED_DRAGON_CONCEALED] = 1
-
-
-@jit
-def resolve(units, shape, row_points, points, tiers, replaces_ptr, replaces_idx, order, shape_mask):
-    """Turn ``units`` into ``row_points`` (R,) and return the interpretation's points (6.1).
-
-    A row scores when it fires, its shape takes it, and no scoring row replaces
-    it; rows are visited replacing-first (``order``), each naming the rows it
-    replaces in ``replaces_idx[replaces_ptr[r]:replaces_ptr[r + 1]]``.  Dealer
-    rows are listed but not summed.
-    """
-    n = units.shape[0]
-    for r in range(n):
-        row_points[r] = 1 if units[r] > 0 and shape_mask[shape, r] else 0
-    for k in range(n):
-        r = order[k]
-        if row_points[r]:
-            for q in range(replaces_ptr[r], replaces_ptr[r + 1]):
-                row_points[replaces_idx[q]] = 0
-    total = 0
-    for r in range(n):
-        if row_points[r]:
-            u = units[r]
-            if tiers[r, 0] or tiers[r, 1] or tiers[r, 2]:
-                v = tiers[r, min(u, 3) - 1]
-            else:
-                v = points[r] * u
-            row_points[r] = v
-            if r != MAHJONG_BASE and r != EAST_WINS and r != STREAK_BONUS:
-                total += v
-    return total
-
-
-@jit
-def totals(points, round_wind, seat, streak, rule_points, minimum, chicken_points):
-    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points``."""
-    chicken = points == chicken_points
-    total = minimum[round_wind] if chicken else points + rule_points[MAHJONG_BASE]
-    legal = chicken or total >= minimum[round_wind]
-    payout = 0
-    if legal:
-        payout = total
-        if seat == 0:
-            payout += rule_points[EAST_WINS] + rule_points[STREAK_BONUS] * streak
-    return chicken, total, legal, payout

@@ -128,21 +128,17 @@ class RuleTable:
 
     @cached_property
     def kernel_args(self) -> tuple:
-        """The arrays in the order the kernels take them (``replaces`` as CSR)."""
-        targets = [np.flatnonzero(row) for row in self.replaces]
-        ptr = np.zeros(N_ROWS + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(t) for t in targets])
-        idx = np.concatenate(targets).astype(np.int64)
-        return (
-            self.points,
-            self.tiers,
-            ptr,
-            idx,
-            self.order,
-            self.shape_mask,
-            self.minimum,
-            self.chicken_points,
-        )
+        """The rule arrays as the kernels take them, rows as bits of an int64.
+
+        (points (R,) int64, tiers (R, 3) int64, replacers (K,) int64 (rows that
+        replace others, replacing-first), replaces_bits (R,) int64, shape_bits
+        (4,) int64, minimum (4,) int64, chicken_points)
+        """
+        bits = 1 << np.arange(N_ROWS, dtype=np.int64)
+        replaces_bits = (self.replaces * bits).sum(axis=1).astype(np.int64)
+        shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64)
+        replacers = np.array([r for r in self.order if replaces_bits[r]], dtype=np.int64)
+        return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, self.chicken_points)
 
     def value(self, row_id: str) -> int:
         """Points per unit of one row (first tier for tiered rows)."""

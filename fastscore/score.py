@@ -13,6 +13,8 @@ import numpy as np
 
 from .batch import HandBatch
 from .kernel import (
+    INFO_A,
+    INFO_C,
     INFO_CHICKEN,
     INFO_LEGAL,
     INFO_PAYOUT,
@@ -25,7 +27,7 @@ from .kernel import (
     score_kernel_serial,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
-from .tables import suit_tables
+from .tables import suit_tables, word_groups
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations"]
@@ -247,28 +249,35 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing), rules).score_at(0)
 
 
-def _groups(info_row, decomposition, declared) -> list[str]:
-    """Readable groups of one interpretation, e.g. ``['11m (eyes)', '123p', '[234s]']``."""
+def _groups(info_row, counts, declared) -> list[str]:
+    """Readable groups of one interpretation, e.g. ``['11m (eyes)', '123p', '[234s]']``.
+
+    ``counts`` is the (34,) concealed tiles with the winning tile.
+    """
     shape = Shape(int(info_row[INFO_SHAPE]))
-    a, b, c = (int(v) for v in info_row[1:4])
-    eyes_buf, pongs_buf, sheungs_buf = decomposition
-    groups: list[str] = []
-    if shape == Shape.STANDARD:
-        eyes = int(eyes_buf[a])
-        groups.append(f"{TILE_NAMES[eyes][0] * 2}{TILE_NAMES[eyes][1]} (eyes)")
-        for t in range(34):
-            if pongs_buf[a, t]:
-                groups.append(format_set(SetKind.PONG, t)[1:-1])
-            for _ in range(int(sheungs_buf[a, t])):
-                groups.append(format_set(SetKind.SHEUNG, t)[1:-1])
-        groups += [format_set(SetKind(int(k)), int(t)) for k, t in declared if k]
-    elif shape == Shape.NICO_NICO:
-        groups.append(f"seven pairs + {format_set(SetKind.PONG, a)[1:-1]}")
-    elif shape == Shape.THIRTEEN_ORPHANS:
-        groups.append(f"13 orphans, eyes {TILE_NAMES[a]}, extra {format_set(SetKind(b), c)[1:-1]}")
-    else:
-        groups.append(f"16 orphans, eyes {TILE_NAMES[a]}")
-    return groups
+    a, b, c = (int(v) for v in info_row[INFO_A : INFO_C + 1])
+    if shape == Shape.NICO_NICO:
+        return [f"seven pairs + {format_set(SetKind.PONG, a)[1:-1]}"]
+    if shape == Shape.THIRTEEN_ORPHANS:
+        return [f"13 orphans, eyes {TILE_NAMES[a]}, extra {format_set(SetKind(b), c)[1:-1]}"]
+    if shape == Shape.SIXTEEN_ORPHANS:
+        return [f"16 orphans, eyes {TILE_NAMES[a]}"]
+    dec_words = suit_tables()[2]
+    groups = []
+    for index, base in ((a, 0), (b, 9), (c, 18)):
+        groups += word_groups(int(dec_words[index]), base)
+    for t in range(27, 34):
+        if counts[t] == 2:
+            groups.append(("eyes", t))
+        elif counts[t] == 3:
+            groups.append(("pong", t))
+    text = []
+    for kind, tile in groups:
+        if kind == "eyes":
+            text.append(f"{TILE_NAMES[tile][0] * 2}{TILE_NAMES[tile][1]} (eyes)")
+        else:
+            text.append(format_set(SetKind.PONG if kind == "pong" else SetKind.SHEUNG, tile)[1:-1])
+    return text + [format_set(SetKind(int(k)), int(t)) for k, t in declared if k]
 
 
 def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
@@ -282,15 +291,17 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     """
     batch = _single(hand, win, self_drawn, seat, round, flowers, streak, closing)
     table: RuleTable = resolve_rules(rules)
-    n, rows, info, *decomposition = interpretations_kernel(
+    n, info, rows = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
         int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args,
         suit_tables(),
     )
+    counts = batch.concealed[0].astype(np.int64)
+    counts[batch.win[0]] += 1
     return [
         {
             "shape": SHAPE_NAMES[int(info[j, INFO_SHAPE])],
-            "groups": _groups(info[j], decomposition, batch.declared[0]),
+            "groups": _groups(info[j], counts, batch.declared[0]),
             "rows": _rows_dict(rows[j]),
             "points": int(info[j, INFO_POINTS]),
             "chicken": bool(info[j, INFO_CHICKEN]),
@@ -300,4 +311,3 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
         }
         for j in range(n)
     ]
-

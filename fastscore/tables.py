@@ -11,8 +11,10 @@ decomposer below, run once, records:
 ``dec_offset`` : (5**9 + 1,) int32 and ``dec_words`` : (K,) int64
     CSR list of the decompositions of each complete code, in RULES.md 9.13
     order; a word packs the eyes (bits 0-3: position + 1, 0 for none), the
-    pongs (bits 4-12, one per position) and the sheungs (bits 13-33, three
-    bits of count per starting position 0-6).
+    pongs (bits 4-12, one per position), the sheungs (bits 13-33, three bits of
+    count per starting position 0-6), and for the scoring kernel the sheung
+    starts present (bits 34-40), the number of sheungs (41-43) and of pongs
+    (44-47).
 
 The tables are cached as ``.npy`` files in the user cache folder
 (``$FASTSCORE_CACHE``, else ``$XDG_CACHE_HOME/fastscore``, else
@@ -34,9 +36,10 @@ from ._jit import jit
 N_CODES = 5**9
 POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 #: Bump when the table layout changes, so stale caches are rebuilt.
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 
 EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT = 0, 4, 13
+STARTS_SHIFT, N_SHEUNGS_SHIFT, N_PONGS_SHIFT = 34, 41, 44
 COMPLETE_SETS, COMPLETE_EYES = 1, 2
 WAIT_SETS_SHIFT, WAIT_EYES_SHIFT = 2, 11
 
@@ -101,6 +104,40 @@ def _decompose_from(counts, i, eyes_left, word, words, start):
 
 
 @jit
+def _annotate(word):
+    """Add the sheung-start mask and the sheung and pong counts to a packed word."""
+    starts = 0
+    n_sheungs = 0
+    n_pongs = 0
+    for i in range(7):
+        c = (word >> (SHEUNG_SHIFT + 3 * i)) & 7
+        if c:
+            starts |= 1 << i
+            n_sheungs += c
+    for i in range(9):
+        n_pongs += (word >> (PONG_SHIFT + i)) & 1
+    return word | (starts << STARTS_SHIFT) | (n_sheungs << N_SHEUNGS_SHIFT) | (n_pongs << N_PONGS_SHIFT)
+
+
+def word_groups(word: int, base: int) -> list[tuple[str, int]]:
+    """The groups of one packed decomposition word of the suit starting at tile ``base``.
+
+    Returns ``(kind, tile)`` pairs, kind ``"eyes"``, ``"pong"`` or ``"sheung"``,
+    in 9.13 order within the suit.
+    """
+    groups = []
+    eyes = (word >> EYES_SHIFT) & 15
+    for i in range(9):
+        if eyes == i + 1:
+            groups.append(("eyes", base + i))
+        if (word >> (PONG_SHIFT + i)) & 1:
+            groups.append(("pong", base + i))
+        if i < 7:
+            groups += [("sheung", base + i)] * ((word >> (SHEUNG_SHIFT + 3 * i)) & 7)
+    return groups
+
+
+@jit
 def _build(info, offset, words):
     counts = np.zeros(9, dtype=np.int64)
     scratch = np.zeros(16, dtype=np.int64)
@@ -117,7 +154,7 @@ def _build(info, offset, words):
         if k:
             info[code] |= COMPLETE_EYES if r == 2 else COMPLETE_SETS
             for j in range(k):
-                words[n_words + j] = scratch[j]
+                words[n_words + j] = _annotate(scratch[j])
             n_words += k
     offset[N_CODES] = n_words
     # Wait masks: which added tile completes the code.

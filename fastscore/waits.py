@@ -34,13 +34,13 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units, units, pongs, sheungs, rows, info = make_scratch()
+        counts, held, info = make_scratch()
         counts16 = np.zeros(N_KINDS, dtype=np.int64)
         held16 = np.zeros(N_KINDS, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             if not ok[i]:
                 continue
-            n_declared, _ = load_hand(concealed[i], declared[i], counts16, held16)
+            n_declared = load_hand(concealed[i], declared[i], counts16, held16)[0]
             bits = wait_mask(counts16, n_declared, held16, tables[0])
             found = 0
             for t in range(N_KINDS):
@@ -56,8 +56,7 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
                 for self_drawn in (False, True):
                     m = interpret_hand(
                         concealed[i], declared[i], t, self_drawn, seat[i], round_wind[i], flowers[i], streak[i],
-                        closing[i], found, rule_args, tables, counts, held, eyes_buf, pongs_buf, sheungs_buf, base_units,
-                        units, pongs, sheungs, rows, info,
+                        closing[i], found, rule_args, tables, counts, held, info,
                     )
                     best = best_interpretation(info, m)
                     if self_drawn:

@@ -1,0 +1,82 @@
+"""Waits (RULES.md section 7) against brute force: add each of the 34 kinds and check for a win."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fastscore
+from fastscore.batch import held_counts
+from fastscore.decompose import is_win
+from fastscore.sample import FAMILIES
+from fastscore.tables import suit_tables
+
+
+def brute_force_mask(batch) -> np.ndarray:
+    """(N, 34) bool: kind t completes the hand (any shape) and is not already held four times."""
+    suit_info = suit_tables()[0]
+    held = held_counts(batch, with_win=False)
+    n_declared = (batch.declared[:, :, 0] != 0).sum(axis=1)
+    out = np.zeros((len(batch), 34), dtype=bool)
+    for i in range(len(batch)):
+        counts = batch.concealed[i].astype(np.int64)
+        for t in range(34):
+            if held[i, t] >= 4:
+                continue
+            counts[t] += 1
+            out[i, t] = is_win(counts, int(n_declared[i]), suit_info)
+            counts[t] -= 1
+    return out
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_waits_mask_matches_brute_force(family):
+    batch = fastscore.sample_ready(3000, seed=11, families=(family,))
+    result = fastscore.waits_batch(batch)
+    expected = brute_force_mask(batch)
+    assert (result.mask == expected).all()
+    assert (result.n_waits == expected.sum(axis=1)).all()
+    assert (result.n_waits >= 1).all()  # every sampled ready hand waits on its removed tile
+
+
+@given(st.lists(st.integers(0, 33), min_size=16, max_size=16))
+def test_random_hands_waits_match_brute_force(tiles):
+    counts = np.bincount(tiles, minlength=34)
+    if counts.max() > 4:
+        counts = np.minimum(counts, 4)
+        counts[0] += 16 - counts.sum()  # keep 16 tiles; may itself exceed 4, then skip
+    if counts.max() > 4:
+        return
+    batch = fastscore.HandBatch.from_arrays(counts[None, :])
+    result = fastscore.waits_batch(batch)
+    assert (result.mask == brute_force_mask(batch)).all()
+
+
+def test_payouts_are_scores_of_each_completion():
+    """Each wait's payouts are what score_batch pays for that completion (discard and self-draw)."""
+    batch = fastscore.sample_ready(500, seed=3)
+    result = fastscore.waits_batch(batch)
+    rows, tiles = np.nonzero(result.mask)
+    for self_drawn, column in ((False, result.payout_discard), (True, result.payout_self_draw)):
+        full = batch.take(rows)
+        full.win[:] = tiles
+        full.self_drawn[:] = self_drawn
+        scored = fastscore.score_batch(full)
+        assert scored.is_win.all()
+        assert (scored.payout == column[rows, tiles]).all()
+
+
+def test_tile_efficiency_counts_live_tiles():
+    # 123m456p 11z 56s [777m] [999s] waits on 4s and 7s: 4 + 4 copies live; with one 4s seen, 7.
+    batch = fastscore.HandBatch.from_records([dict(hand="123m456p 11z 56s [777m] [999s]", seat="S")], require_win=False)
+    result = fastscore.waits_batch(batch)
+    seen = np.zeros(34, dtype=np.int64)
+    seen[21] = 1  # one 4s already discarded
+    summary = fastscore.tile_efficiency(batch, result, seen)
+    assert summary["n_waits"].tolist() == [2]
+    assert summary["live_tiles"].tolist() == [7]
+    # Both waits are a Chicken on a discard (20) and illegal when self-drawn (0), RULES.md 9.21.
+    assert summary["expected_discard"].tolist() == [20.0]
+    assert summary["expected_self_draw"].tolist() == [0.0]
