@@ -349,12 +349,13 @@ def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.1f}%" if total else "-"
 
 
-def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int) -> list:
-    """``n`` generated hands (winning for scoring, ready for waits) in chunks of ``chunk_rows``."""
+def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int):
+    """``n`` generated hands (winning for scoring, ready for waits), generated chunk by chunk."""
     from .sample import sample_ready, sample_winning
 
-    batch = (sample_winning if kind == "score" else sample_ready)(n, seed)
-    return [batch.take(slice(start, start + chunk_rows)) for start in range(0, len(batch), chunk_rows)]
+    generate = sample_winning if kind == "score" else sample_ready
+    for start in range(0, n, chunk_rows):
+        yield generate(min(chunk_rows, n - start), seed, start=start)
 
 
 def _run_batch(
@@ -394,10 +395,7 @@ def _run_batch(
             chunks = io.iter_batches(input, require_win=kind == "score", chunk_rows=chunk_rows)
         else:
             total = sample
-            t0 = time.perf_counter()
-            all_chunks = _sample_chunks(kind, sample, seed, chunk_rows)
-            typer.echo(f"generated {sample:,} hands (seed {seed}) in {time.perf_counter() - t0:.2f} s", err=True)
-            chunks = iter(all_chunks)
+            chunks = _sample_chunks(kind, sample, seed, chunk_rows)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
 
@@ -577,7 +575,7 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     rate = done.rows / done.seconds if done.seconds > 0 else 0.0
     console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
-    console.print(f"wrote {output} ({len(done.paths)} parts)")
+    console.print(f"wrote {output} ({len(done.paths)} parts)", soft_wrap=True)
     summary.print(console)
 
 

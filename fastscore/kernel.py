@@ -326,11 +326,9 @@ def best_interpretation(info_out, n):
 
 @jit
 def write_row_points(info_row, rule_args, out):
-    """Points of every row (R,) of one interpretation's info row (dealer rows included)."""
+    """Points of the scoring rows of one interpretation into ``out`` (R,), which must be zeroed."""
     points_t = rule_args[0]
     tiers = rule_args[1]
-    for r in range(out.shape[0]):
-        out[r] = 0
     m = info_row[INFO_ROWS]
     while m:
         r = lowest_bit(m)
@@ -356,7 +354,8 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns; rows with ``ok`` False
-    are skipped (left zero, shape -1).  Outputs are filled in place.  Compiled
+    are skipped (left zero, shape -1).  Outputs are filled in place and must
+    be zeroed on entry (only scoring rows of ``row_points`` are written).  Compiled
     twice from this one function: :data:`score_kernel` (parallel) and
     :data:`score_kernel_serial` (small batches: no thread start-up).
     """

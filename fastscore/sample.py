@@ -369,7 +369,7 @@ def _one_hand(state, family, held, concealed, set_kind, set_tile, tables):
 
 
 @jit_parallel
-def _sample_kernel(key0, key1, choices, blend_families, blend_cum, tables, ready,
+def _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready,
                    concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, family_out):
     """Fill N rows of the HandBatch columns (and ``family_out``) in place; see :func:`sample_winning`."""
     n = concealed.shape[0]
@@ -381,7 +381,7 @@ def _sample_kernel(key0, key1, choices, blend_families, blend_cum, tables, ready
         set_kind = np.zeros(5, dtype=np.int64)
         set_tile = np.zeros(5, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            _seed_hand(state, key0, key1, i)
+            _seed_hand(state, key0, key1, start + i)
             family = choices[_rand(state, choices.shape[0])]
             if family == MIXED:
                 family = blend_families[_pick_cum(state, blend_cum)]
@@ -454,7 +454,7 @@ def _keys(seed) -> tuple[int, int]:
     return z & _M32, z >> 32
 
 
-def _sample(n, seed, families, ready: bool) -> tuple[HandBatch, np.ndarray]:
+def _sample(n, seed, families, ready: bool, start: int = 0) -> tuple[HandBatch, np.ndarray]:
     """The batch and each row's family code (index into :data:`FAMILIES`, never ``mixed``)."""
     n = operator.index(n)
     if n < 0:
@@ -466,13 +466,16 @@ def _sample(n, seed, families, ready: bool) -> tuple[HandBatch, np.ndarray]:
     tables = (ORPHANS, ORPHAN_SHEUNGS, DECLARED_CUM, HONOUR_PONGS_CUM)
     batch = HandBatch.empty(n)
     family = np.zeros(n, dtype=np.int8)
-    _sample_kernel(key0, key1, choices, blend_families, blend_cum, tables, ready,
+    start = operator.index(start)
+    if start < 0:
+        raise ValueError(f"start must be at least 0, got {start}")
+    _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready,
                    batch.concealed, batch.declared, batch.win, batch.self_drawn, batch.seat, batch.round,
                    batch.flowers, batch.streak, batch.closing, family)
     return batch, family
 
 
-def sample_winning(n: int, seed: int = 0, *, families=None) -> HandBatch:
+def sample_winning(n: int, seed: int = 0, *, families=None, start: int = 0) -> HandBatch:
     """``n`` random winning hands (RULES.md sections 2 and 3), generated in one parallel kernel.
 
     Parameters
@@ -488,6 +491,10 @@ def sample_winning(n: int, seed: int = 0, *, families=None) -> HandBatch:
         Names from :data:`FAMILIES`; each hand picks one of them uniformly
         (``mixed`` itself being the blend :data:`MIXED_BLEND`).  Default
         ``None``: the ``mixed`` blend.
+    start : int
+        Index of the first hand: ``sample_winning(n, seed, start=k)`` is rows
+        ``k .. k + n - 1`` of a longer sample, so a job can stream a sample
+        in chunks.
 
     Returns
     -------
@@ -513,10 +520,10 @@ def sample_winning(n: int, seed: int = 0, *, families=None) -> HandBatch:
     >>> bool(fastscore.score_batch(batch).is_win.all())
     True
     """
-    return _sample(n, seed, families, ready=False)[0]
+    return _sample(n, seed, families, ready=False, start=start)[0]
 
 
-def sample_ready(n: int, seed: int = 0, *, families=None) -> HandBatch:
+def sample_ready(n: int, seed: int = 0, *, families=None, start: int = 0) -> HandBatch:
     """``n`` random ready 16-tile hands (``win`` = -1), each with at least one wait (RULES.md section 7).
 
     Each row is the matching row of ``sample_winning(n, seed, families=...)``
@@ -525,7 +532,7 @@ def sample_ready(n: int, seed: int = 0, *, families=None) -> HandBatch:
 
     Parameters
     ----------
-    n, seed, families
+    n, seed, families, start
         As in :func:`sample_winning` (same determinism).
 
     Returns
@@ -540,4 +547,4 @@ def sample_ready(n: int, seed: int = 0, *, families=None) -> HandBatch:
     ValueError
         ``n`` negative, or an unknown or empty ``families``.
     """
-    return _sample(n, seed, families, ready=True)[0]
+    return _sample(n, seed, families, ready=True, start=start)[0]
