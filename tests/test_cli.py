@@ -129,10 +129,10 @@ def test_interpretations():
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     # three pongs of 1m 2m 3m: concealed_hand 5 + no_flowers 1 = 6, + base 5 = 11 (below 20: not legal)
-    assert "  1. standard: 11z (eyes) 111m 222m 333m 456p 789s" in lines
+    assert "  1. standard: 111m 222m 333m 456p 789s 11z (eyes)" in lines
     assert "     points 6, total 11, not legal, payout 0" in lines
     # three 123m sheungs: 5 + 1 + mixed_dragon_concealed 10 = 16, + 5 = 21: the one the hand scores
-    assert "* 2. standard: 11z (eyes) 123m 123m 123m 456p 789s" in lines
+    assert "* 2. standard: 123m 123m 123m 456p 789s 11z (eyes)" in lines
     assert "     points 16, total 21, legal, payout 21" in lines
     data = json.loads(invoke("interpretations", hand, "--win", "9s", "--seat", "S", "--json").stdout)
     assert [d["payout"] for d in data] == [0, 21]
