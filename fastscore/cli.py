@@ -39,6 +39,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+
+@app.callback()
+def _startup() -> None:
+    # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
+    cache = Path(__file__).resolve().parent / "__pycache__"
+    if not any(cache.glob("kernel._score_rows*.nbi")):
+        typer.echo("fastscore: first run: compiling the kernels once (about a minute); "
+                   "later runs load them from the cache", err=True)
+
+
 #: Rows per chunk for batch commands (mirrors fastscore.io.DEFAULT_CHUNK_ROWS;
 #: kept literal so that ``--help`` imports nothing heavy).
 _DEFAULT_CHUNK_ROWS = 65_536
