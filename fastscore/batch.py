@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._jit import jit_parallel, prange
+
 from .tiles import (
     MAX_DECLARED,
     N_KINDS,
@@ -289,12 +291,15 @@ class HandBatch:
         return batch
 
     def take(self, rows) -> "HandBatch":
-        """A new batch of the given rows (index array or slice)."""
-        idx = np.arange(len(self))[rows]
-        sub = {name: getattr(self, name)[rows] for name in ("concealed", "declared", "win", "self_drawn", "seat",
-                                                              "round", "flowers", "streak", "closing", "error")}
-        position = {int(old): new for new, old in enumerate(idx)}
-        messages = {position[i]: m for i, m in self.messages.items() if i in position}
+        """A new batch (a copy) of the given rows (index array or slice), messages renumbered."""
+        sub = {name: np.array(getattr(self, name)[rows]) for name in ("concealed", "declared", "win", "self_drawn",
+                                                                        "seat", "round", "flowers", "streak", "closing",
+                                                                        "error")}
+        messages = {}
+        if self.messages:
+            idx = np.arange(len(self))[rows]
+            position = {int(old): new for new, old in enumerate(idx)}
+            messages = {position[i]: m for i, m in self.messages.items() if i in position}
         return HandBatch(**sub, messages=messages)
 
 
@@ -304,23 +309,32 @@ def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str)
         batch.messages[int(i)] = f"row {i}: {message}"
 
 
+@jit_parallel
+def _held_kernel(concealed, declared, win, with_win, held):
+    n = concealed.shape[0]
+    for i in prange(n):
+        for t in range(N_KINDS):
+            held[i, t] = concealed[i, t]
+        for k in range(declared.shape[1]):
+            kind = declared[i, k, 0]
+            # Clipped: rows with a tile out of range are flagged by validate, but must not index out of bounds here.
+            t = min(max(np.int64(declared[i, k, 1]), 0), N_KINDS - 1)
+            if kind == 1:
+                held[i, t] += 1
+                held[i, min(t + 1, N_KINDS - 1)] += 1
+                held[i, min(t + 2, N_KINDS - 1)] += 1
+            elif kind == 2:
+                held[i, t] += 3
+            elif kind == 3 or kind == 4:
+                held[i, t] += 4
+        if with_win and 0 <= win[i] < N_KINDS:
+            held[i, win[i]] += 1
+
+
 def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
     """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``."""
-    held = batch.concealed.astype(np.int16)
-    rows = np.arange(len(batch))
-    for k in range(MAX_DECLARED):
-        kind = batch.declared[:, k, 0]
-        # Clipped: rows with a tile out of range are flagged by validate, but must not index out of bounds here.
-        tile = np.clip(batch.declared[:, k, 1].astype(np.int64), 0, N_KINDS - 1)
-        pong = np.isin(kind, (SetKind.PONG,))
-        gong = np.isin(kind, (SetKind.GONG, SetKind.CONCEALED_GONG))
-        sheung = kind == SetKind.SHEUNG
-        np.add.at(held, (rows, tile), np.where(pong, 3, 0) + np.where(gong, 4, 0) + sheung)
-        for d in (1, 2):
-            np.add.at(held, (rows, np.minimum(tile + d, N_KINDS - 1)), sheung.astype(np.int16))
-    if with_win:
-        has_win = batch.win >= 0
-        np.add.at(held, (rows[has_win], batch.win[has_win].astype(np.int64)), 1)
+    held = np.empty((len(batch), N_KINDS), dtype=np.int16)
+    _held_kernel(batch.concealed, batch.declared, batch.win, with_win, held)
     return held
 
 
