@@ -1,0 +1,108 @@
+"""Benchmarks of :func:`fastscore.score_batch` and of the bare win check (kernel level).
+
+Implementations: ``jit_parallel`` (default threads), ``jit`` (one thread),
+``reference`` (``tests/reference.py``, rows turned into notation before
+timing).  Batch sizes 1, 1e3, 1e5, 1e6 of the ``mixed`` blend; every family
+of :data:`fastscore.sample.FAMILIES` at 1e5 (the reference at 1e3).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from benchlib import notation, reference, run, size_id, warm, winning
+
+from fastscore import score_batch
+from fastscore.decompose import is_win
+from fastscore.sample import FAMILIES
+from fastscore.tables import suit_tables
+
+SIZES = (1, 1_000, 100_000, 1_000_000)
+#: Exact rounds (benchmark.pedantic) for the big batches; smaller ones are calibrated.
+ROUNDS = {100_000: 5, 1_000_000: 3}
+FAMILY_N = 100_000
+REFERENCE_SIZES = (1, 1_000)
+REFERENCE_FAMILY_N = 1_000
+BLOCK = 1024
+
+
+# Not cache=True: numba's disk cache keys on this file only and would keep a stale
+# copy of fastscore.decompose.is_win (inlined) after that module changes.
+@numba.njit(nogil=True)
+def _win_rows(concealed, declared, win, suit_info, out, lo, hi):
+    counts = np.zeros(34, dtype=np.int64)
+    for i in range(lo, hi):
+        for t in range(34):
+            counts[t] = concealed[i, t]
+        counts[win[i]] += 1
+        n_declared = 0
+        for k in range(declared.shape[1]):
+            if declared[i, k, 0] != 0:
+                n_declared += 1
+        out[i] = is_win(counts, n_declared, suit_info)
+
+
+@numba.njit(nogil=True, parallel=True)
+def win_check_batch(concealed, declared, win, suit_info, out):
+    """``out[i] = is_win(concealed[i] + win[i], n_declared[i])`` over blocks of hands, in parallel."""
+    n = concealed.shape[0]
+    for b in numba.prange((n + BLOCK - 1) // BLOCK):
+        _win_rows(concealed, declared, win, suit_info, out, b * BLOCK, min(n, (b + 1) * BLOCK))
+
+
+def win_check(batch, suit_info):
+    out = np.empty(len(batch), dtype=np.bool_)
+    win_check_batch(batch.concealed, batch.declared, batch.win, suit_info, out)
+    return out
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
+@pytest.mark.parametrize("n", SIZES, ids=size_id)
+def test_score_batch(benchmark, n, impl):
+    batch = winning(n)
+    warm()
+    result = run(benchmark, lambda: score_batch(batch), task="score", impl=impl, family="mixed", n=n,
+                 rounds=ROUNDS.get(n))
+    assert result.is_win.all()
+
+
+@pytest.mark.parametrize("n", REFERENCE_SIZES, ids=size_id)
+def test_score_reference(benchmark, n):
+    rows = notation(winning(n))
+    ref = reference()
+    result = run(benchmark, lambda: [ref.score(hand, win, **ctx) for hand, win, ctx in rows],
+                 task="score", impl="reference", family="mixed", n=n, rounds=2 if n >= 1000 else None)
+    assert all(r["is_win"] for r in result)
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_score_family(benchmark, family, impl):
+    batch = winning(FAMILY_N, family)
+    warm()
+    result = run(benchmark, lambda: score_batch(batch), task="score", impl=impl, family=family, n=FAMILY_N,
+                 rounds=ROUNDS[FAMILY_N], group="score-by-family")
+    assert result.is_win.all()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_score_family_reference(benchmark, family):
+    rows = notation(winning(REFERENCE_FAMILY_N, family))
+    ref = reference()
+    result = run(benchmark, lambda: [ref.score(hand, win, **ctx) for hand, win, ctx in rows],
+                 task="score", impl="reference", family=family, n=REFERENCE_FAMILY_N, rounds=1,
+                 group="score-by-family")
+    assert all(r["is_win"] for r in result)
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
+@pytest.mark.parametrize("n", SIZES[1:], ids=size_id)
+def test_win_check(benchmark, n, impl):
+    """``fastscore.decompose.is_win`` on 17 tiles (concealed + winning tile), no scoring."""
+    batch = winning(n)
+    suit_info = suit_tables()[0]
+    win_check(batch.take(slice(0, 8)), suit_info)  # compile outside the timing
+    result = run(benchmark, lambda: win_check(batch, suit_info), task="win_check", impl=impl, family="mixed",
+                 n=n, rounds=ROUNDS.get(n))
+    assert result.all()
