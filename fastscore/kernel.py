@@ -29,6 +29,9 @@ from .decompose import (
 )
 from .evaluate import (
     ALL_PONGS,
+    CONCEALED_HAND,
+    CONCEALED_SELF_DRAW,
+    SELF_DRAW,
     ALL_SHEUNG_NFNH,
     GOOD_EYES,
     N_ROWS,
@@ -78,8 +81,10 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_TOTAL,
     INFO_LEGAL,
     INFO_PAYOUT,
-) = range(12)
-N_INFO = 12
+    INFO_POINTS_SELF_DRAWN,
+    INFO_PAYOUT_SELF_DRAWN,
+) = range(14)
+N_INFO = 14
 
 SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
 
@@ -138,6 +143,16 @@ def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak
     info_out[j, INFO_TOTAL] = total
     info_out[j, INFO_LEGAL] = 1 if legal else 0
     info_out[j, INFO_PAYOUT] = payout
+    # The same interpretation won by self-draw, for waits analysis: only the 4.1 rows change.
+    if not (rows >> SELF_DRAW) & 1:
+        rows_self = (rows & ~bit(CONCEALED_HAND)) | bit(SELF_DRAW)
+        if (rows >> CONCEALED_HAND) & 1:
+            rows_self |= bit(CONCEALED_SELF_DRAW)
+        scoring = resolve(rows_self, shape, replacers, replaces_bits, shape_bits)
+        pts = points_of(scoring, units, hand_units, points_t, tiers)
+        payout = totals(pts, round_wind, seat, streak, points_t, minimum, chicken_points)[3]
+    info_out[j, INFO_POINTS_SELF_DRAWN] = pts
+    info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
 
 
 @jit
@@ -166,7 +181,8 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         One row per interpretation, in RULES.md 9.13 order: shape, a, b, c
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
-        bits, units, hand units, points, chicken, total, legal, payout.
+        bits, units, hand units, points, chicken, total, legal, payout, and
+        the points and payout of the same interpretation won by self-draw.
     """
     suit_info, dec_offset, dec_words = tables
     n_declared, exposed, declared_pongs, declared_starts, declared_sheungs = load_hand(concealed, declared, counts, held)
@@ -308,18 +324,15 @@ def _lowest(mask):
 
 
 @jit
-def best_interpretation(info_out, n):
+def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POINTS):
     """Index of the best interpretation (6: payout, then points, then order), or -1."""
     best = -1
     for j in range(n):
         if best < 0:
             best = j
-        elif info_out[j, INFO_PAYOUT] > info_out[best, INFO_PAYOUT]:
+        elif info_out[j, payout_col] > info_out[best, payout_col]:
             best = j
-        elif (
-            info_out[j, INFO_PAYOUT] == info_out[best, INFO_PAYOUT]
-            and info_out[j, INFO_POINTS] > info_out[best, INFO_POINTS]
-        ):
+        elif info_out[j, payout_col] == info_out[best, payout_col] and info_out[j, points_col] > info_out[best, points_col]:
             best = j
     return best
 

@@ -16,7 +16,17 @@ import numpy as np
 from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch, held_counts
 from .decompose import N_KINDS, wait_mask
-from .kernel import BLOCK, INFO_PAYOUT, PARALLEL_MIN_ROWS, best_interpretation, interpret_hand, load_hand, make_scratch
+from .kernel import (
+    BLOCK,
+    INFO_PAYOUT,
+    INFO_PAYOUT_SELF_DRAWN,
+    INFO_POINTS_SELF_DRAWN,
+    PARALLEL_MIN_ROWS,
+    best_interpretation,
+    interpret_hand,
+    load_hand,
+    make_scratch,
+)
 from .rules import resolve_rules
 from .tables import suit_tables
 from .tiles import TILE_NAMES, ErrorCode, HandError
@@ -53,16 +63,12 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
             for t in range(N_KINDS):
                 if not mask[i, t]:
                     continue
-                for self_drawn in (False, True):
-                    m = interpret_hand(
-                        concealed[i], declared[i], t, self_drawn, seat[i], round_wind[i], flowers[i], streak[i],
-                        closing[i], found, rule_args, tables, counts, held, info,
-                    )
-                    best = best_interpretation(info, m)
-                    if self_drawn:
-                        payout_self_draw[i, t] = info[best, INFO_PAYOUT]
-                    else:
-                        payout_discard[i, t] = info[best, INFO_PAYOUT]
+                # One pass scores the win on a discard and, per interpretation, by self-draw.
+                m = interpret_hand(concealed[i], declared[i], t, False, seat[i], round_wind[i], flowers[i], streak[i],
+                                   closing[i], found, rule_args, tables, counts, held, info)
+                payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
+                best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
+                payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
 
 
 waits_kernel = jit_parallel(_waits_rows)
