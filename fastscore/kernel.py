@@ -126,7 +126,7 @@ def load_hand(concealed, declared, counts, held):
 
 
 @jit
-def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out):
+def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out, both):
     points_t, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points = rule_args
     scoring = resolve(rows, shape, replacers, replaces_bits, shape_bits)
     pts = points_of(scoring, units, hand_units, points_t, tiers)
@@ -144,7 +144,7 @@ def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak
     info_out[j, INFO_LEGAL] = 1 if legal else 0
     info_out[j, INFO_PAYOUT] = payout
     # The same interpretation won by self-draw, for waits analysis: only the 4.1 rows change.
-    if not (rows >> SELF_DRAW) & 1:
+    if both and not (rows >> SELF_DRAW) & 1:
         rows_self = (rows & ~bit(CONCEALED_HAND)) | bit(SELF_DRAW)
         if (rows >> CONCEALED_HAND) & 1:
             rows_self |= bit(CONCEALED_SELF_DRAW)
@@ -157,7 +157,7 @@ def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak
 
 @jit
 def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits,
-                   rule_args, tables, counts, held, info_out):
+                   rule_args, tables, counts, held, info_out, both=False):
     """Score every interpretation of one hand; return how many were written to ``info_out``.
 
     Parameters
@@ -177,6 +177,9 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
     tables : tuple
         :func:`fastscore.tables.suit_tables`.
     counts, held : (34,) int64 scratch
+    both : bool
+        Also score each interpretation as won by self-draw (waits analysis);
+        otherwise the self-draw columns repeat the given win.
     info_out : (MAX_INTERPRETATIONS, N_INFO) int64
         One row per interpretation, in RULES.md 9.13 order: shape, a, b, c
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
@@ -254,7 +257,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
                         rows |= bit(GOOD_EYES)
                     if n < info_out.shape[0]:
                         _finish(n, STANDARD, a, b, c, rows, units, hand_units, seat, round_wind, streak, rule_args,
-                                info_out)
+                                info_out, both)
                         n += 1
 
     # Nico Nico (5.1): seven pairs and a pong, no declared set.
@@ -271,7 +274,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
             units |= quads << QUAD_UNITS_SHIFT
         if is_good_eyes_tile(win):
             rows |= bit(GOOD_EYES)
-        _finish(n, NICO_NICO_SHAPE, pong, 0, 0, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out)
+        _finish(n, NICO_NICO_SHAPE, pong, 0, 0, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out, both)
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
@@ -286,7 +289,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
             pong_rows, units = honour_pong_rows(1 << set_tile, -1, seat, round_wind)
             rows |= pong_rows
         _finish(n, THIRTEEN_SHAPE, eyes, set_kind, set_tile, rows, units, hand_units, seat, round_wind, streak,
-                rule_args, info_out)
+                rule_args, info_out, both)
         n += 1
         k += 1
 
@@ -309,7 +312,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         distinct = lo0 != lo1 and lo1 != lo2 and lo0 != lo2
         if distinct and max(lo0, max(lo1, lo2)) - min(lo0, min(lo1, lo2)) == 2:
             rows |= bit(STEP_UP_MIXED)
-        _finish(n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0, hand_units, seat, round_wind, streak, rule_args, info_out)
+        _finish(n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0, hand_units, seat, round_wind, streak, rule_args, info_out, both)
         n += 1
     counts[win] -= 1
     return n

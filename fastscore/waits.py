@@ -65,7 +65,7 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
                     continue
                 # One pass scores the win on a discard and, per interpretation, by self-draw.
                 m = interpret_hand(concealed[i], declared[i], t, False, seat[i], round_wind[i], flowers[i], streak[i],
-                                   closing[i], found, rule_args, tables, counts, held, info)
+                                   closing[i], found, rule_args, tables, counts, held, info, True)
                 payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
                 best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
                 payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
