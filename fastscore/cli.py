@@ -87,7 +87,7 @@ DatasetOutput = Annotated[Optional[Path], typer.Option("--output", "-o", show_de
 DaskAddress = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS|local:N", show_default=False,
                                                     help="Run on a Dask cluster: a scheduler address "
                                                          "(tcp://host:8786) or local:N (N worker processes here); "
-                                                         "needs pip install 'fastscore[dask]'.")]
+                                                         "needs dask and distributed (the dask extra).")]
 Progress = Annotated[Optional[bool], typer.Option("--progress/--no-progress", show_default=False,
                                                   help="Progress bar on stderr (default: only when stderr is a terminal).")]
 
@@ -525,20 +525,30 @@ def _merge_summary(summary, part: dict) -> None:
             setattr(summary, name, getattr(summary, name) + value)
 
 
+def _dashboard_address() -> str:
+    """``":8787"``, Dask's usual dashboard port, when it is free here; else ``":0"`` (any free port)."""
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("", 8787))
+        except OSError:
+            return ":0"
+    return ":8787"
+
+
 def _dask_client(address: str):
     """``(client, cluster)`` for ``--dask``: a client of the scheduler at ADDRESS, or of a new
     LocalCluster for ``local:N`` (``cluster`` None otherwise)."""
-    try:
-        from . import dask as fdask
-    except ImportError as exc:
-        _fail(str(exc))
     import distributed
+
+    from . import dask as fdask
 
     if address.startswith("local:"):
         n = address.removeprefix("local:")
         if not n.isdigit() or int(n) < 1:
             _fail(f"--dask {address}: expected local:N with N worker processes, e.g. local:4")
-        cluster = fdask.local_cluster(int(n))
+        cluster = fdask.local_cluster(int(n), dashboard_address=_dashboard_address())
         return distributed.Client(cluster), cluster
     try:
         return distributed.Client(address, timeout="20s"), None
@@ -558,10 +568,14 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     import functools
 
     table = _rule_table(rules)
+    try:
+        from . import dask as fdask
+
+        fdask.plan_partitions(input, chunk_rows)  # a bad INPUT fails here, before any cluster starts
+    except (ImportError, ValueError, OSError) as exc:
+        _fail(str(exc))
     client, cluster = _dask_client(address)
     import distributed
-
-    from . import dask as fdask
 
     with client, cluster if cluster is not None else contextlib.nullcontext():
         info = client.scheduler_info()
@@ -571,8 +585,6 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
         show = progress if progress is not None else sys.stderr.isatty()
         try:
-            warm = fdask.warm_workers(client, table)
-            typer.echo(f"dask: kernels loaded on {len(warm)} workers in {max(warm.values(), default=0):.1f} s", err=True)
             done = job(input, output, client=client, rules=table, partition_rows=chunk_rows,
                        summarize=functools.partial(_dask_summary, kind), progress=show)
         except (ValueError, OSError, distributed.KilledWorker) as exc:

@@ -25,8 +25,8 @@ shared file system).
 
 Workers compile each numba kernel once: ``cache=True`` keeps the machine code
 beside the installed package (or in ``NUMBA_CACHE_DIR``), shared by all worker
-processes of a machine; :func:`warm_workers` loads or compiles the kernels on
-every worker before a job.  A worker process runs one kernel call at a time,
+processes of a machine; each job first loads (or compiles) them on every
+worker (:func:`warm_workers`).  A worker process runs one kernel call at a time,
 on numba's thread pool; by default each task uses its machine's cores divided
 by the worker processes on that machine (``kernel_threads``), so that one
 process per machine or one per core both use every core once.  Parsing the
@@ -54,7 +54,7 @@ from pathlib import Path
 try:
     import distributed
     from distributed.comm import get_address_host
-except ImportError as exc:  # pragma: no cover - exercised in an environment without dask
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess (tests/test_dask.py)
     raise ImportError(
         f"fastscore.dask needs dask and distributed ({exc.name} is missing): pip install 'fastscore[dask]'"
     ) from exc
@@ -81,7 +81,8 @@ __all__ = [
 ]
 
 #: Rows per task, the same as the single-machine chunk (:data:`fastscore.io.DEFAULT_CHUNK_ROWS`):
-#: a task then spends about 3 s parsing and scoring, against a few ms of Dask overhead.
+#: seconds of reading, parsing and scoring per task against about 20 ms of fixed cost
+#: (scheduling, opening the input, writing a part; bench/test_bench_dask.py).
 DEFAULT_PARTITION_ROWS = io.DEFAULT_CHUNK_ROWS
 
 _PROCESS = {"score": score_batch, "waits": waits_batch}
@@ -250,15 +251,18 @@ def _part_names(n: int) -> list[str]:
     return [f"part.{i:0{width}d}.parquet" for i in range(n)]
 
 
-def _prepare_output(output, overwrite: bool) -> Path:
+def _prepare_output(output, overwrite: bool, parts: list[Partition]) -> Path:
+    """Create the output folder, refusing one that holds the input (or, without ``overwrite``, old parts)."""
     out = Path(output)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: the output of a Dask job is a folder (a Parquet dataset), and this is a file")
+    if any(Path(p.path).resolve().parent == out.resolve() for p in parts):
+        raise ValueError(f"{out}: the output folder holds the input; write the results to another folder")
     out.mkdir(parents=True, exist_ok=True)
     old = [p for p in out.iterdir() if re.fullmatch(r"\.?part\.\d+\.parquet(\.partial)?", p.name)]
     if old and not overwrite:
-        raise FileExistsError(f"{out}: already holds part files (e.g. {old[0].name}); "
-                              f"remove them or pass overwrite=True (--overwrite)")
+        raise FileExistsError(f"{out}: already holds part files (e.g. {old[0].name}) from an earlier run; "
+                              f"remove them first (or pass overwrite=True)")
     for p in old:
         p.unlink()
     return out
@@ -416,11 +420,11 @@ def _default_client():
 
 
 def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, overwrite, summarize,
-             progress, kernel_threads) -> DatasetResult:
+             progress, kernel_threads, warm) -> DatasetResult:
     """The body of :func:`score_parquet` and :func:`waits_parquet`."""
     table = resolve_rules(rules)
     parts = plan_partitions(input, partition_rows)
-    out = _prepare_output(output, overwrite)
+    out = _prepare_output(output, overwrite, parts)
     paths = [out / name for name in _part_names(max(len(parts), 1))]
     if client is None:
         client = _default_client()
@@ -438,6 +442,8 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
                 bar.update(part.rows)
         else:
             token = uuid.uuid4().hex[:12]
+            if warm:
+                warm_workers(client, table)
             if kernel_threads is None:
                 kernel_threads = kernel_threads_by_host(client)
             futures = [
@@ -448,6 +454,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
             try:
                 for future in distributed.as_completed(futures, loop=client.loop):
                     part_done = future.result()
+                    future.release()  # a worker lost later no longer holds a result to recompute
                     done.append(part_done)
                     bar.update(part_done.rows)
             except BaseException:
@@ -474,7 +481,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
 
 def score_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None,
-                  progress: bool = False, kernel_threads: int | None = None) -> DatasetResult:
+                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
     """Score every hand of a Parquet input on a Dask cluster (RULES.md sections 3 to 6).
 
     One result row per input row, in input order, in a Parquet dataset with
@@ -515,6 +522,9 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
         numba threads per kernel call on the workers; default, on a cluster,
         each machine's cores divided by its worker processes
         (:func:`kernel_threads_by_host`), and numba's own default in this process.
+    warm : bool
+        On a cluster, first load the kernels on every worker
+        (:func:`warm_workers`; milliseconds when they are loaded already).
 
     Returns
     -------
@@ -535,21 +545,20 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     Examples
     --------
     >>> from distributed import Client                                      # doctest: +SKIP
-    >>> from fastscore.dask import local_cluster, score_parquet, warm_workers
+    >>> from fastscore.dask import local_cluster, score_parquet
     >>> with local_cluster(4) as cluster, Client(cluster) as client:
-    ...     warm_workers(client)
     ...     done = score_parquet("hands.parquet", "scores/", client=client)
     >>> done.rows == pyarrow.parquet.read_table("scores/").num_rows
     True
     """
     return _run_job("score", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress,
-                    kernel_threads=kernel_threads)
+                    kernel_threads=kernel_threads, warm=warm)
 
 
 def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None,
-                  progress: bool = False, kernel_threads: int | None = None) -> DatasetResult:
+                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
     """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (RULES.md section 7).
 
     As :func:`score_parquet` (same parameters, result and errors;
@@ -559,4 +568,4 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
     """
     return _run_job("waits", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress,
-                    kernel_threads=kernel_threads)
+                    kernel_threads=kernel_threads, warm=warm)

@@ -1,0 +1,328 @@
+"""fastscore.dask on a local multi-process cluster: the same rows as the single-machine job, a worker
+killed mid-job, partition planning, the optional import and the ``--dask`` command line.
+
+The clusters are ``LocalCluster(processes=True)`` with two worker processes of
+one thread each.  The test process loads (or compiles) every kernel first, so
+that the workers load them from numba's on-disk cache instead of compiling
+(about a second per worker instead of tens).  The single-machine reference is
+the path of ``fastscore batch INPUT -o OUT.parquet``: ``io.iter_batches``,
+``score_batch``/``waits_batch``, ``io.open_writer``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from distributed import Client
+from typer.testing import CliRunner
+
+import fastscore
+from fastscore import io, sample_ready, sample_winning, score_batch, waits_batch
+from fastscore.cli import app
+from fastscore.dask import (
+    Partition,
+    _warm,
+    local_cluster,
+    plan_partitions,
+    score_parquet,
+    waits_parquet,
+    warm_workers,
+)
+
+SCORE_ROWS = 20_000
+WAITS_ROWS = 12_000
+FAULT_ROWS = 12_000
+ROW_GROUP = 2_000  # several partitions per file, some packed, some split
+BAD = {7: {"hand": "11m99m77p11s9s EE RR 333x", "win": "9s"},  # unknown letter
+       SCORE_ROWS - 3: {"hand": "1111m", "win": "1m"}}         # five 1m, too few tiles
+
+
+def _write_input(path: Path, batch, bad=None) -> Path:
+    """The batch's rows as input records (io.hand_records), ``bad`` records put in at their row numbers."""
+    records = io.hand_records(batch)
+    for row, record in (bad or {}).items():
+        records[row] = {**records[row], **record}
+    pq.write_table(pa.Table.from_pylist(records), path, row_group_size=ROW_GROUP)
+    return path
+
+
+def _single_machine(path: Path, kind: str, out: Path, rules=None) -> pa.Table:
+    """The single-machine job (as ``fastscore batch``) written to one Parquet file and read back."""
+    process = score_batch if kind == "score" else waits_batch
+    with io.open_writer(out, kind) as writer:
+        for batch in io.iter_batches(path, require_win=kind == "score"):
+            writer.write(process(batch, rules), writer.rows_written)
+    return pq.read_table(out)
+
+
+def _dataset(paths) -> pa.Table:
+    """The part files read in the order given."""
+    return pa.concat_tables([pq.read_table(p) for p in paths])
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """Inputs and their single-machine results, built once."""
+    _warm()  # fill numba's disk cache here, so that the workers only load
+    folder = tmp_path_factory.mktemp("dask-data")
+    score_in = _write_input(folder / "winning.parquet", sample_winning(SCORE_ROWS, seed=11), BAD)
+    waits_in = _write_input(folder / "ready.parquet", sample_ready(WAITS_ROWS, seed=12))
+    fault_in = _write_input(folder / "fault.parquet", sample_winning(FAULT_ROWS, seed=13))
+    return {
+        "score_in": score_in,
+        "waits_in": waits_in,
+        "fault_in": fault_in,
+        "score": _single_machine(score_in, "score", folder / "score-single.parquet"),
+        "waits": _single_machine(waits_in, "waits", folder / "waits-single.parquet"),
+        "fault": _single_machine(fault_in, "score", folder / "fault-single.parquet"),
+    }
+
+
+@pytest.fixture(scope="module")
+def client(data):
+    """A two-process cluster for the module (not the default client: ``client=None`` means this process)."""
+    with local_cluster(2, dashboard_address=":0") as cluster, Client(cluster, set_as_default=False) as c:
+        warm_workers(c)
+        yield c
+
+
+# --------------------------------------------------------------------------- same rows as one machine
+
+
+def test_score_matches_single_machine(data, client, tmp_path):
+    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=5_000)
+    parts = sorted((tmp_path / "out").glob("*"))
+    assert [p.name for p in done.paths] == [p.name for p in parts]  # nothing else, names sort in order
+    assert len(parts) == 5 and parts[0].name == "part.0.parquet"  # row groups packed by two
+    got = _dataset(done.paths)
+    assert got.schema.equals(data["score"].schema)
+    assert got.equals(data["score"])
+    assert pq.read_table(tmp_path / "out").equals(got)  # a plain reader sees the input order too
+    assert done.rows == SCORE_ROWS and done.bad_rows == len(BAD)
+    errors = got.column("error").to_pylist()
+    # messages count rows over the whole input, as on one machine
+    assert errors[7].startswith("row 7: ") and errors[SCORE_ROWS - 3].startswith(f"row {SCORE_ROWS - 3}: ")
+
+
+def test_waits_matches_single_machine(data, client, tmp_path):
+    done = waits_parquet(data["waits_in"], tmp_path / "out", client=client, partition_rows=4_000)
+    got = _dataset(done.paths)
+    assert got.schema.equals(data["waits"].schema)
+    assert got.equals(data["waits"])
+    assert done.rows == WAITS_ROWS and done.bad_rows == 0
+    assert min(got.column("n_waits").to_pylist()) >= 1  # ready hands
+
+
+def test_rule_table_travels_with_the_tasks(data, client, tmp_path):
+    """A user's table reaches the workers as an argument (they never read a rules file)."""
+    text = (Path(fastscore.__file__).parent / "rules.toml").read_text()
+    marker = 'id = "self_draw"\npoints = 1'
+    assert marker in text
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace(marker, 'id = "self_draw"\npoints = 7'))
+    table = fastscore.load_rules(path)
+    assert pickle.loads(pickle.dumps(table)).kernel_args[0].tolist() == table.kernel_args[0].tolist()
+    path.unlink()  # the workers cannot have read it
+    done = score_parquet(data["score_in"], tmp_path / "out", client=client, rules=table)
+    got = _dataset(done.paths)
+    assert got.equals(_single_machine(data["score_in"], "score", tmp_path / "single.parquet", rules=table))
+    assert set(got.column("self_draw").to_pylist()) == {0, 7}
+    assert not got.equals(data["score"])
+
+
+def test_without_a_client_runs_in_this_process(data, tmp_path):
+    done = score_parquet(data["score_in"], tmp_path / "out", partition_rows=12_000, with_input=True)
+    got = _dataset(done.paths)
+    assert len(done.paths) == 2 and got.num_rows == SCORE_ROWS
+    assert got.column_names[:len(fastscore.RECORD_KEYS)] == list(fastscore.RECORD_KEYS)
+    assert got.drop_columns(list(fastscore.RECORD_KEYS)).column("rows.self_draw").equals(
+        data["score"].column("self_draw"))
+
+
+def test_summaries_come_back_in_partition_order(data, client, tmp_path):
+    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=5_000, summarize=len)
+    assert done.summaries == [4_000] * 5
+
+
+# --------------------------------------------------------------------------- a worker dies mid-job
+
+
+def test_worker_killed_mid_job_every_row_present_and_correct(data, tmp_path):
+    out = tmp_path / "out"
+    killed: dict = {}
+    with local_cluster(2, dashboard_address=":0") as cluster, Client(cluster, set_as_default=False) as c:
+        warm_workers(c)
+        pids = c.run(os.getpid)
+
+        def kill_a_busy_worker():
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not killed:
+                if len(list(out.glob("part.*.parquet"))) >= 2:
+                    busy = {w: keys for w, keys in c.processing().items() if keys}
+                    if busy:
+                        worker, keys = next(iter(busy.items()))
+                        killed.update(worker=worker, keys=list(keys), parts=len(list(out.glob("part.*.parquet"))))
+                        os.kill(pids[worker], signal.SIGKILL)
+                time.sleep(0.01)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        # 48 tasks of 250 rows; the sleep stretches each to >= 0.1 s, so the job lasts
+        # seconds however fast the machine, and the kill lands with tasks running and queued.
+        done = score_parquet(data["fault_in"], out, client=c, partition_rows=250,
+                             summarize=lambda result: time.sleep(0.1))
+        killer.join()
+        survivors = set(c.scheduler_info()["workers"])
+    assert killed, "the job finished before a worker could be killed"
+    assert killed["keys"] and killed["parts"] < 48
+    assert killed["worker"] not in survivors  # it really died (its nanny started a new one)
+    got = _dataset(done.paths)
+    assert len(done.paths) == 48 and done.rows == FAULT_ROWS
+    assert got.equals(data["fault"])
+    assert not list(out.glob(".*"))  # no partial files left behind
+
+
+# --------------------------------------------------------------------------- planning and the output folder
+
+
+def test_plan_partitions_packs_and_splits_row_groups(tmp_path):
+    records = io.hand_records(sample_winning(10, seed=1))
+    table = pa.Table.from_pylist(records)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, rows, group in (("part.10.parquet", 4, 4), ("part.2.parquet", 10, 3), ("part.1.parquet", 0, 1)):
+        pq.write_table(table.slice(0, rows), folder / name, row_group_size=group)
+    (folder / "_metadata").write_text("not a part")
+    parts = plan_partitions(folder, partition_rows=7)
+    # part.1 (empty) gives nothing; part.2's groups of 3, 3, 3, 1 pack as 6 + 4; part.10 after part.2
+    assert [(Path(p.path).name, p.row_groups, p.skip, p.rows, p.offset) for p in parts] == [
+        ("part.2.parquet", (0, 1), 0, 6, 0),
+        ("part.2.parquet", (2, 3), 0, 4, 6),
+        ("part.10.parquet", (0,), 0, 4, 10),
+    ]
+    big = plan_partitions(folder / "part.2.parquet", partition_rows=2)  # groups of 3 split as 2 + 1
+    assert [(p.row_groups, p.skip, p.rows) for p in big][:3] == [((0,), 0, 2), ((0,), 2, 1), ((1,), 0, 2)]
+    assert [p.index for p in big] == list(range(len(big)))
+    assert isinstance(big[0], Partition)
+
+
+def test_plan_partitions_errors(tmp_path):
+    pq.write_table(pa.table({"tiles": ["11m"]}), tmp_path / "x.parquet")
+    with pytest.raises(ValueError, match="no 'hand' column"):
+        plan_partitions(tmp_path / "x.parquet")
+    with pytest.raises(ValueError, match="Parquet only"):
+        plan_partitions(tmp_path / "x.jsonl")
+    with pytest.raises(ValueError, match="positive integer"):
+        plan_partitions(tmp_path / "x.parquet", partition_rows=0)
+    with pytest.raises(FileNotFoundError):
+        plan_partitions(tmp_path / "nope.parquet")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no .parquet files"):
+        plan_partitions(tmp_path / "empty")
+
+
+def test_output_folder_rules(data, tmp_path):
+    out = tmp_path / "out"
+    score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS)
+    with pytest.raises(FileExistsError, match="already holds part files"):
+        score_parquet(data["score_in"], out)
+    done = score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS // 2, overwrite=True)
+    assert sorted(p.name for p in out.iterdir()) == ["part.0.parquet", "part.1.parquet"] == [p.name for p in done.paths]
+    (tmp_path / "file.parquet").write_bytes(b"")
+    with pytest.raises(ValueError, match="is a file"):
+        score_parquet(data["score_in"], tmp_path / "file.parquet")
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    _write_input(inputs / "part.0.parquet", sample_winning(10, seed=2))
+    with pytest.raises(ValueError, match="holds the input"):
+        score_parquet(inputs, inputs, overwrite=True)
+    assert [p.name for p in inputs.iterdir()] == ["part.0.parquet"]
+
+
+def test_empty_input_writes_one_empty_part(data, tmp_path):
+    pq.write_table(pa.table({"hand": pa.array([], pa.string())}), tmp_path / "empty.parquet")
+    done = waits_parquet(tmp_path / "empty.parquet", tmp_path / "out")
+    assert done.rows == 0 and [p.name for p in done.paths] == ["part.0.parquet"]
+    assert pq.read_table(done.paths[0]).schema.equals(data["waits"].schema)
+
+
+# --------------------------------------------------------------------------- optional dependency
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_importing_fastscore_does_not_import_dask():
+    run = _python("import sys, fastscore; print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
+def test_missing_dask_says_which_extra_to_install():
+    run = _python("import sys; sys.modules['distributed'] = None; import fastscore.dask")
+    assert run.returncode != 0
+    assert "ImportError" in run.stderr and "pip install 'fastscore[dask]'" in run.stderr
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _report(stdout: str) -> list[str]:
+    """The printed summary without the timing line and the 'wrote' line."""
+    return [line for line in stdout.splitlines() if not line.startswith(("rows:", "wrote"))]
+
+
+def test_cli_batch_on_an_existing_scheduler(data, client, tmp_path):
+    runner = CliRunner()
+    address = client.scheduler.address
+    args = ["batch", str(data["score_in"]), "-o", str(tmp_path / "out"), "--dask", address, "--chunk-rows", "5000"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert f"dask: scheduler {address}, 2 workers, dashboard http" in result.stderr
+    assert "rows: 20,000  bad rows: 2" in result.stdout and "wrote" in result.stdout
+    assert _dataset(sorted((tmp_path / "out").glob("part.*.parquet"))).equals(data["score"])
+    single = runner.invoke(app, ["batch", str(data["score_in"])])  # the same summary on one machine
+    assert single.exit_code == 0, single.output
+    assert _report(result.stdout) == _report(single.stdout)
+    assert [line for line in result.stderr.splitlines() if line.startswith("bad ")] == \
+           [line for line in single.stderr.splitlines() if line.startswith("bad ")]
+    again = runner.invoke(app, args)  # the folder is not replaced silently
+    assert again.exit_code == 2 and "already holds part files" in again.stderr
+
+
+def test_cli_waits_batch_on_a_local_cluster(data, tmp_path, monkeypatch):
+    # Any free port, not 8787: a test run beside another could take 8787 between the CLI's
+    # check and the scheduler's bind, and distributed then warns (and leaks a socket).
+    monkeypatch.setattr("fastscore.cli._dashboard_address", lambda: ":0")
+    result = CliRunner().invoke(app, ["waits-batch", str(data["waits_in"]), "-o", str(tmp_path / "out"),
+                                      "--dask", "local:1", "--chunk-rows", "4000"])
+    assert result.exit_code == 0, result.output
+    assert ", 1 workers, dashboard http" in result.stderr
+    assert _dataset(sorted((tmp_path / "out").glob("part.*.parquet"))).equals(data["waits"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sample", "5", "-o", "{tmp}/out", "--dask", "local:1"], "--sample runs on this machine only"),
+        (["{in}", "--dask", "local:1"], "--dask needs -o FOLDER"),
+        (["{in}", "-o", "{tmp}/out", "--dask", "local:x"], "expected local:N"),
+        (["{tmp}", "-o", "{tmp}/out.parquet"], "only --dask reads and writes Parquet datasets"),
+    ],
+    ids=["sample", "no-output", "bad-local", "folder-without-dask"],
+)
+def test_cli_dask_argument_errors(data, tmp_path, args, message):
+    args = [a.format(tmp=tmp_path, **{"in": data["score_in"]}) for a in args]
+    result = CliRunner().invoke(app, ["batch", *args])
+    assert result.exit_code == 2 and message in result.stderr, result.output
