@@ -18,7 +18,7 @@ decomposer below, run once, records:
 
 The tables are cached as ``.npy`` files in the user cache folder
 (``$FASTSCORE_CACHE``, else ``$XDG_CACHE_HOME/fastscore``, else
-``~/.cache/fastscore``).  Rebuild with ``python -m fastscore.tables``.
+``~/.cache/fastscore``).  Rebuild with ``python scripts/build_tables.py``.
 """
 
 from __future__ import annotations
@@ -224,11 +224,12 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tables
 
 
-if __name__ == "__main__":
+def rebuild() -> str:
+    """Rebuild the cached tables from scratch; return a one-line summary with the PERF.md self-check counts."""
     suit_tables.cache_clear()
     for p in _paths().values():
         p.unlink(missing_ok=True)
     info, offset, words = suit_tables()
     complete = int(((info & 3) != 0).sum())
-    print(f"{complete} complete suit shapes, {words.size} decompositions, "
-          f"most for one shape {int(np.diff(offset).max())}")
+    return (f"{complete} complete suit shapes, {words.size} decompositions, "
+            f"most for one shape {int(np.diff(offset).max())}; cached in {cache_dir()}")
