@@ -4,9 +4,11 @@ See README.md for the tile index table and examples; RULES.md is the specificati
 """
 
 from .batch import RECORD_KEYS, HandBatch
+from .enumerate import enumerate_hands
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .sample import sample_ready, sample_winning
 from .score import BatchResult, Score, interpretations, score, score_batch
+from .survey import SurveyResult, survey
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 from .waits import WaitsResult, tile_efficiency, waits, waits_batch
 
@@ -20,10 +22,12 @@ __all__ = [
     "RuleTable",
     "RuleTableError",
     "Score",
+    "SurveyResult",
     "SetKind",
     "Shape",
     "TILE_NAMES",
     "WaitsResult",
+    "enumerate_hands",
     "interpretations",
     "load_rules",
     "parse_hand",
@@ -32,6 +36,7 @@ __all__ = [
     "sample_winning",
     "score",
     "score_batch",
+    "survey",
     "tile_efficiency",
     "waits",
     "waits_batch",

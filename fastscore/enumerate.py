@@ -282,7 +282,7 @@ def enumerate_hands(
     Examples
     --------
     >>> sum(len(h) for h, _ in enumerate_hands(suits="s", honours=False))
-    13259
+    26414
     """
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")

@@ -152,6 +152,8 @@ def _tally_kernel(payout, is_win, legal, chicken, shape, row_points, w_unweighte
     n_rows = row_points.shape[1]
     step = (n + n_stripes - 1) // n_stripes
     for s in prange(n_stripes):
+        rows_u = np.zeros(n_rows, dtype=np.int64)  # contiguous local sums: the row loop vectorises
+        rows_w = np.zeros(n_rows, dtype=np.int64)
         for i in range(s * step, min(n, (s + 1) * step)):
             wu = w_unweighted[i]
             ww = w_weighted[i]
@@ -172,10 +174,14 @@ def _tally_kernel(payout, is_win, legal, chicken, shape, row_points, w_unweighte
             if p < dense_top:
                 payout_acc[s, 0, p] += wu
                 payout_acc[s, 1, p] += ww
+            points = row_points[i]
             for r in range(n_rows):
-                if row_points[i, r] != 0:
-                    rows_acc[s, 0, r] += wu
-                    rows_acc[s, 1, r] += ww
+                fired = np.int64(points[r] != 0)  # branch-free: most rows are 0
+                rows_u[r] += wu * fired
+                rows_w[r] += ww * fired
+        for r in range(n_rows):
+            rows_acc[s, 0, r] = rows_u[r]
+            rows_acc[s, 1, r] = rows_w[r]
 
 
 @jit_parallel
@@ -274,27 +280,55 @@ class _Context:
     win_tile: int  # -1: uniform
 
 
-def _scorings(full, multiplicity, share, declared, ctx: _Context) -> tuple[HandBatch, np.ndarray, np.ndarray]:
-    """The scoring batch of some hands, and its two weight columns."""
-    n = full.shape[0]
-    counts = np.empty(n, dtype=np.int64)
-    _count_scorings(full, ctx.win_tile, counts)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    m = int(offsets[-1])
-    batch = HandBatch.empty(m)
-    w_unweighted = np.empty(m, dtype=np.int64)
-    w_weighted = np.empty(m, dtype=np.int64)
-    source = np.empty(m, dtype=np.int64)
-    _expand(full, multiplicity, share, ctx.win_tile, offsets, batch.concealed, batch.win, w_unweighted, w_weighted,
-            source)
-    if declared is not None:
-        batch.declared[:] = declared[source]
-    batch.self_drawn[:] = ctx.self_drawn
-    batch.seat[:] = ctx.seat
-    batch.round[:] = ctx.round
-    batch.flowers[:] = ctx.flowers
-    return batch, w_unweighted, w_weighted
+class _Scorings:
+    """Reusable columns of the scoring batches of one survey (no fresh pages per chunk).
+
+    The context columns are constant for a survey and filled once; the
+    kernels overwrite the hand columns of each batch.
+    """
+
+    def __init__(self, ctx: _Context):
+        self.ctx = ctx
+        self.capacity = 0
+        self._grow(1)
+
+    def _grow(self, m: int) -> None:
+        m = max(m, 2 * self.capacity)
+        ctx = self.ctx
+        self.columns = dict(
+            concealed=np.empty((m, N_KINDS), dtype=np.uint8),
+            declared=np.zeros((m, MAX_DECLARED, 2), dtype=np.int8),
+            win=np.empty(m, dtype=np.int8),
+            self_drawn=np.full(m, ctx.self_drawn, dtype=np.bool_),
+            seat=np.full(m, ctx.seat, dtype=np.uint8),
+            round=np.full(m, ctx.round, dtype=np.uint8),
+            flowers=np.full(m, ctx.flowers, dtype=np.uint8),
+            streak=np.zeros(m, dtype=np.int32),
+            closing=np.zeros(m, dtype=np.bool_),
+            error=np.zeros(m, dtype=np.uint8),
+        )
+        self.w_unweighted = np.empty(m, dtype=np.int64)
+        self.w_weighted = np.empty(m, dtype=np.int64)
+        self.source = np.empty(m, dtype=np.int64)
+        self.capacity = m
+
+    def batch(self, full, multiplicity, share, declared) -> tuple[HandBatch, np.ndarray, np.ndarray]:
+        """The scoring batch of some hands (views into the reused columns) and its two weight columns."""
+        n = full.shape[0]
+        counts = np.empty(n, dtype=np.int64)
+        _count_scorings(full, self.ctx.win_tile, counts)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        m = int(offsets[-1])
+        if m > self.capacity:
+            self._grow(m)
+        batch = HandBatch(**{name: column[:m] for name, column in self.columns.items()})
+        w_unweighted, w_weighted, source = self.w_unweighted[:m], self.w_weighted[:m], self.source[:m]
+        _expand(full, multiplicity, share, self.ctx.win_tile, offsets, batch.concealed, batch.win, w_unweighted,
+                w_weighted, source)
+        if declared is not None:
+            batch.declared[:] = declared[source]
+        return batch, w_unweighted, w_weighted
 
 
 # --------------------------------------------------------------------------- the result
@@ -373,7 +407,8 @@ class SurveyResult:
             return self.tally
         if table == "compare" and self.compare is not None:
             return self.compare
-        raise ValueError(f"table must be 'rules'{' or compare' if self.compare is not None else ''}, got {table!r}")
+        known = "'rules' or 'compare'" if self.compare is not None else "'rules' (no table was compared)"
+        raise ValueError(f"table must be {known}, got {table!r}")
 
     # ----------------------------------------------------------------------- output
 
@@ -548,6 +583,14 @@ def _title_context(result: SurveyResult) -> str:
     return f"win {ctx['win']}, {'self-drawn' if ctx['self_drawn'] else 'discard'}, seat {ctx['seat']}, round {ctx['round']}"
 
 
+def _log_scale(ax, axis: str, has_data: bool) -> None:
+    """Log scale on ``axis`` ("x" or "y"), or a note on an empty plot (a log axis needs positive data)."""
+    if has_data:
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    else:
+        ax.text(0.5, 0.5, "no hands in this space", transform=ax.transAxes, ha="center", va="center")
+
+
 def _payout_bars(ax, tally: Tally, label: str, offset: float, width: float, color) -> None:
     for w, (name, alpha) in enumerate((("unweighted", 0.45), ("weighted", 0.95))):
         dist = tally.fraction(tally.payout, bool(w))
@@ -561,7 +604,7 @@ def plot_payout(result: SurveyResult):
     fig = _figure()
     ax = fig.add_subplot()
     _payout_bars(ax, result.tally, "", 0.0, 0.42, "tab:blue")
-    ax.set_yscale("log")
+    _log_scale(ax, "y", bool(result.tally.total[0]))
     ax.set_xlabel("payout (points; 0 = below the round minimum)")
     ax.set_ylabel("share of scorings (log scale)")
     ax.set_title(f"Payout distribution ({_title_context(result)})")
@@ -580,7 +623,7 @@ def plot_rows(result: SurveyResult, table: str = "rules"):
         ax.barh(y + (0.2 if w == 0 else -0.2), [freq[r] for r in rows], height=0.4, label=name)
     ax.set_yticks(y, rows, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xscale("log")
+    _log_scale(ax, "x", bool(rows))
     ax.set_xlabel("share of scorings in which the row scores (log scale)")
     ax.set_ylabel("row")
     ax.set_title(f"Row frequency ({_title_context(result)})")
@@ -602,7 +645,7 @@ def plot_compare(result: SurveyResult):
         dist = tally.fraction(tally.payout, True)
         values = np.flatnonzero(dist)
         left.bar(values + (k - 0.5) * 0.42, dist[values], width=0.42, color=color, label=names[k])
-    left.set_yscale("log")
+    _log_scale(left, "y", bool(result.tally.total[0]))
     left.set_xlabel("payout (points; 0 = below the round minimum)")
     left.set_ylabel("share of scorings, weighted (log scale)")
     left.set_title("Payout distribution")
@@ -615,7 +658,7 @@ def plot_compare(result: SurveyResult):
     right.barh(y + 0.2, [b[r] for r in rows], height=0.4, color="tab:orange", label=names[1])
     right.set_yticks(y, rows, fontsize=7)
     right.invert_yaxis()
-    right.set_xscale("log")
+    _log_scale(right, "x", bool(rows))
     right.set_xlabel("share of scorings in which the row scores, weighted (log scale)")
     right.set_ylabel("row")
     right.set_title("Row frequency")
@@ -691,8 +734,9 @@ def survey(
     suits, honours, fixed
         Restrict the exhaustive space (see :func:`fastscore.enumerate.enumerate_hands`).
     chunk_rows : int
-        Hands per scoring batch (memory is about ``900 * chunk_rows`` bytes
-        with ``win="uniform"``); the result does not depend on it.
+        Hands per scoring batch; the result does not depend on it.  Memory is
+        about 2 kB per hand with ``win="uniform"`` (about 9 scorings each):
+        some 130 MB at the default 65,536, twice the score columns with ``compare``.
     progress : bool
         A tqdm bar on stderr with the time left.
 
@@ -745,14 +789,15 @@ def survey(
     result = SurveyResult(context, 0, 0, unit, 0, Tally(), Tally() if other is not None else None,
                           np.zeros((2, 3), dtype=np.int64) if other is not None else None)
     change_acc = np.zeros((_STRIPES, 2, 3), dtype=np.int64)
-    _warm_up(ctx, table, other)
+    scorings = _Scorings(ctx)
+    _warm_up(scorings, table, other)
     start = time.perf_counter()
     with tqdm(total=total_hands, unit=" hands", unit_scale=True, disable=not progress, file=sys.stderr,
               dynamic_ncols=True, desc="survey") as bar:
         for full, multiplicity, declared in chunks:
             n_concealed = full.sum(axis=1, dtype=np.int64)
             share = unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
-            batch, w_unweighted, w_weighted = _scorings(full, multiplicity, share, declared, ctx)
+            batch, w_unweighted, w_weighted = scorings.batch(full, multiplicity, share, declared)
             held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
             result.hands += len(full) if win_tile < 0 else int(held.sum())
             result.multiplicity += int(multiplicity[held].sum())
@@ -770,13 +815,13 @@ def survey(
     return result
 
 
-def _warm_up(ctx: _Context, table: RuleTable, other: RuleTable | None) -> None:
+def _warm_up(scorings: _Scorings, table: RuleTable, other: RuleTable | None) -> None:
     """Compile (or load from the cache) every kernel on a small batch, so that the timing and
     the progress bar's time left measure the survey itself."""
     hands, multiplicity = next(enumerate_hands(suits="", chunk_rows=64))
     hands, multiplicity = np.tile(hands, (6, 1)), np.tile(multiplicity, 6)  # 252 hands, 1,512 scorings
     share = np.ones(len(hands), dtype=np.int64)
-    batch, w_unweighted, w_weighted = _scorings(hands, multiplicity, share, None, ctx)
+    batch, w_unweighted, w_weighted = scorings.batch(hands, multiplicity, share, None)
     for rules in (table, other) if other is not None else (table,):
         scored = score_batch(batch, rules)
         _tally(Tally(), scored, w_unweighted, w_weighted)

@@ -1,0 +1,349 @@
+"""Surveys (fastscore/survey.py): exact tallies against a hand-by-hand brute force, determinism, plots, CLI.
+
+The brute force scores every (hand, winning kind) of a small space one at a
+time, with ``fastscore.score`` or ``tests/reference.py``'s ``reference.score``,
+and tallies in Python integers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import fastscore
+import reference
+from fastscore.cli import app
+from fastscore.enumerate import enumerate_hands
+from fastscore.rules import ROW_IDS
+from fastscore.sample import sample_winning
+from fastscore.survey import (
+    SAMPLE_UNIT,
+    SHAPE_KEYS,
+    Tally,
+    plot_compare,
+    plot_payout,
+    plot_rows,
+    survey,
+)
+from fastscore.tiles import TILE_NAMES, SetKind, format_counts, format_set
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "fastscore" / "rules.toml"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def counts(text: str) -> np.ndarray:
+    """``(34,)`` counts of Tenhou notation such as ``'123m55z'``."""
+    out = np.zeros(34, dtype=np.int64)
+    digits: list[int] = []
+    for ch in text:
+        if ch.isdigit():
+            digits.append(int(ch))
+            continue
+        for d in digits:
+            out[{"m": 0, "p": 9, "s": 18, "z": 27}[ch] + d - 1] += 1
+        digits = []
+    return out
+
+
+#: Small spaces: (suits, honours, fixed tiles).
+MIXED = ("mps", True, "123m456p789s11z55m")  # 162 hands: all five suits, mixed dragon, East pairs and pongs
+BAMBOO = ("s", False, "1112345678999s")  # 207 hands: pure, pure dragon, step-up pure
+HONOURS = ("", True, "")  # the 42 all-honours hands
+TWO_SUITS = ("mp", True, "123m345p333z66p5m")  # 330 hands: a West pong, so Chickens on a discard
+
+
+def space_options(space) -> dict:
+    suits, honours, fixed = space
+    return dict(suits=suits, honours=honours, fixed=counts(fixed) if fixed else None)
+
+
+@pytest.fixture(scope="module")
+def variant_rules(tmp_path_factory) -> Path:
+    """The packaged table with no concealment points and a higher minimum: Chickens and illegal wins appear."""
+    text = RULES.read_text()
+    for rid, points in (("concealed_hand", 0), ("concealed_self_draw", 0), ("single_wait", 3)):
+        text, n = re.subn(rf'(id = "{rid}"\npoints = )\d+', rf"\g<1>{points}", text)
+        assert n == 1, rid
+    text, n = re.subn(r"minimum = \[20, 22, 24, 26\]", "minimum = [30, 32, 34, 36]", text)
+    assert n == 1
+    path = tmp_path_factory.mktemp("rules") / "variant.toml"
+    path.write_text(text)
+    return path
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def brute_force(space, *, win="uniform", score_one, **context) -> Tally:
+    """Score every (hand, winning kind) of the space one by one and tally in Python ints."""
+    total = [0, 0]
+    rows = [[0] * len(ROW_IDS) for _ in range(2)]
+    shapes = [[0] * len(SHAPE_KEYS) for _ in range(2)]
+    chicken, illegal = [0, 0], [0, 0]
+    payout: dict[int, list[int]] = {}
+    for hands, mult in enumerate_hands(**space_options(space)):
+        for hand, m in zip(hands.astype(np.int64), mult.tolist()):
+            kinds = np.flatnonzero(hand) if win == "uniform" else [fastscore.parse_tile(win)]
+            for k in kinds:
+                c = int(hand[k])
+                if c == 0:
+                    continue
+                concealed = hand.copy()
+                concealed[k] -= 1
+                res = score_one(format_counts(concealed), TILE_NAMES[k], **context)
+                # uniform: unit 17 per hand, c / 17 of it to kind k; a given tile: 1 per hand
+                weights = (c, m * c) if win == "uniform" else (1, m * c)
+                _add(res, weights, total, rows, shapes, chicken, illegal, payout)
+    return _as_tally(total, rows, shapes, chicken, illegal, payout)
+
+
+def _add(res, weights, total, rows, shapes, chicken, illegal, payout) -> None:
+    for w, v in enumerate(weights):
+        total[w] += v
+        shapes[w][SHAPE_KEYS.index(res["shape"] or "no_win")] += v
+        if not res["is_win"]:
+            continue
+        chicken[w] += v * bool(res["chicken"])
+        illegal[w] += v * (not res["legal"])
+        payout.setdefault(res["payout"], [0, 0])[w] += v
+        for rid, points in res["rows"].items():
+            if points:
+                rows[w][ROW_IDS.index(rid)] += v
+
+
+def _as_tally(total, rows, shapes, chicken, illegal, payout) -> Tally:
+    tally = Tally(np.array(total), np.array(rows), np.array(shapes), np.array(chicken), np.array(illegal))
+    for p, ws in payout.items():
+        tally.add_payout(np.array([p]), np.array(ws).reshape(2, 1))
+    return tally
+
+
+def fast_one(hand, win, **context) -> dict:
+    return fastscore.score(hand, win, **context).to_dict()
+
+
+def assert_tally_equal(got: Tally, expected: Tally) -> None:
+    for name in ("total", "rows", "shapes", "chicken", "illegal"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(expected, name), err_msg=name)
+    assert got.equal(expected), "payout histograms differ"
+
+
+# --------------------------------------------------------------------------- exact tallies
+
+
+def test_honours_space_against_fastscore_score_one_by_one():
+    context = dict(self_drawn=True, seat="S", round="W", flowers="2f")
+    result = survey(**space_options(HONOURS), win="Wh", progress=False, **context)
+    assert result.hands == result.scorings == 36 and result.unit == 1  # white in a pong (30) or the eyes (6)
+    assert_tally_equal(result.tally, brute_force(HONOURS, win="Wh", score_one=fast_one, **context))
+    assert result.row_frequency()["all_honours"] == 1.0
+
+
+def test_honours_space_uniform_against_reference():
+    context = dict(self_drawn=True, seat="S", round="W", flowers="2f")
+    result = survey(**space_options(HONOURS), progress=False, **context)
+    assert result.hands == 42 and result.scorings == 42 * 6 and result.unit == 17
+    assert_tally_equal(result.tally, brute_force(HONOURS, score_one=reference.score, **context))
+
+
+@pytest.mark.parametrize("space", [MIXED, BAMBOO], ids=["mixed", "bamboo"])
+def test_space_against_reference_one_by_one(space):
+    result = survey(**space_options(space), progress=False, chunk_rows=100)
+    expected = brute_force(space, score_one=reference.score)
+    assert_tally_equal(result.tally, expected)
+    assert result.tally.total[0] == 17 * result.hands
+    assert result.multiplicity * 17 == result.tally.total[1]
+
+
+def test_given_winning_tile_against_reference():
+    context = dict(self_drawn=False, seat="E", round="S")
+    result = survey(**space_options(MIXED), win="9m", progress=False, **context)
+    expected = brute_force(MIXED, win="9m", score_one=reference.score, **context)
+    assert_tally_equal(result.tally, expected)
+    assert result.unit == 1 and result.hands == result.scorings == int(expected.total[0])
+    assert 0 < result.hands < 162
+
+
+def test_compare_table_chickens_and_illegal_wins(variant_rules):
+    context = dict(self_drawn=False, seat="E", round="E", flowers="2f")
+    result = survey(**space_options(TWO_SUITS), compare=variant_rules, progress=False, **context)
+    alone = survey(**space_options(TWO_SUITS), rules=variant_rules, progress=False, **context)
+    assert_tally_equal(result.tally, survey(**space_options(TWO_SUITS), progress=False, **context).tally)
+    assert_tally_equal(result.compare, alone.tally)
+
+    # Brute force, both tables hand by hand: the variant's tallies and the payout changes.
+    total, rows, shapes, chicken, illegal, payout = [0, 0], [[0] * len(ROW_IDS) for _ in range(2)], \
+        [[0] * len(SHAPE_KEYS) for _ in range(2)], [0, 0], [0, 0], {}
+    change = np.zeros((2, 3), dtype=np.int64)
+    for hands, mult in enumerate_hands(**space_options(TWO_SUITS)):
+        for hand, m in zip(hands.astype(np.int64), mult.tolist()):
+            for k in np.flatnonzero(hand):
+                concealed = hand.copy()
+                concealed[k] -= 1
+                text, tile = format_counts(concealed), TILE_NAMES[k]
+                a = reference.score(text, tile, **context)
+                b = reference.score(text, tile, rules_path=variant_rules, **context)
+                weights = (int(hand[k]), m * int(hand[k]))
+                _add(b, weights, total, rows, shapes, chicken, illegal, payout)
+                change[:, int(np.sign(b["payout"] - a["payout"])) + 1] += weights
+    assert_tally_equal(alone.tally, _as_tally(total, rows, shapes, chicken, illegal, payout))
+    assert alone.tally.chicken[0] > 0 and alone.tally.illegal[0] > 0
+    np.testing.assert_array_equal(result.payout_change, change)
+
+
+def test_sample_against_reference():
+    """Sampled hands (declared sets, special shapes): each kind of the concealed tiles, weighted count / n."""
+    n, seed = 200, 11
+    context = dict(self_drawn=False, seat="N", round="S", flowers="4f")
+    result = survey(sample=n, seed=seed, progress=False, chunk_rows=64, **context)
+    batch = sample_winning(n, seed)
+    total, rows, shapes, chicken, illegal, payout = [0, 0], [[0] * len(ROW_IDS) for _ in range(2)], \
+        [[0] * len(SHAPE_KEYS) for _ in range(2)], [0, 0], [0, 0], {}
+    for i in range(n):
+        full = batch.concealed[i].astype(np.int64)
+        full[batch.win[i]] += 1
+        declared = " ".join(format_set(SetKind(int(kind)), int(tile)) for kind, tile in batch.declared[i] if kind)
+        for k in np.flatnonzero(full):
+            concealed = full.copy()
+            concealed[k] -= 1
+            res = reference.score(f"{format_counts(concealed)} {declared}", TILE_NAMES[k], **context)
+            w = SAMPLE_UNIT // int(full.sum()) * int(full[k])
+            _add(res, (w, w), total, rows, shapes, chicken, illegal, payout)
+    assert_tally_equal(result.tally, _as_tally(total, rows, shapes, chicken, illegal, payout))
+    assert result.hands == n and result.tally.total[0] == n * SAMPLE_UNIT
+    assert result.tally.shapes[0, 1:].sum() == result.tally.total[0]  # every sampled hand wins
+
+
+# --------------------------------------------------------------------------- determinism
+
+
+def test_chunk_size_does_not_change_the_tallies():
+    options = dict(**space_options(MIXED), progress=False)
+    a = survey(**options, chunk_rows=7)
+    b = survey(**options, chunk_rows=100_000)
+    assert_tally_equal(a.tally, b.tally)
+    assert (a.hands, a.scorings, a.multiplicity) == (b.hands, b.scorings, b.multiplicity)
+
+
+SURVEY_SCRIPT = """
+import json, sys
+import numpy as np
+from fastscore.survey import survey
+fixed = np.zeros(34, dtype=np.int64)
+fixed[[0, 1, 2, 12, 13, 14]] = 1
+fixed[27] = 2  # 123m 456p EE: 35,445 hands
+r = survey(suits="mp", fixed=fixed, chunk_rows=int(sys.argv[1]), progress=False, self_drawn=True)
+t = r.tally
+print(json.dumps([r.hands, r.scorings, t.total.tolist(), t.rows.tolist(), t.shapes.tolist(), t.chicken.tolist(),
+                  t.illegal.tolist(), np.trim_zeros(t.payout[1], "b").tolist(), t.payout[0].tolist()]))
+"""
+
+
+def test_same_tallies_whatever_the_thread_count():
+    outputs = set()
+    for threads, chunk_rows in (("1", 40_000), ("2", 3_000)):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+        done = subprocess.run([sys.executable, "-c", SURVEY_SCRIPT, str(chunk_rows)], env=env, cwd=ROOT,
+                              capture_output=True, text=True, check=True)
+        outputs.add(done.stdout.strip())
+    assert len(outputs) == 1
+    assert json.loads(outputs.pop())[0] > 10_000
+
+
+# --------------------------------------------------------------------------- output
+
+
+@pytest.fixture(scope="module")
+def compared(variant_rules):
+    return survey(**space_options(TWO_SUITS), compare=variant_rules, flowers="2f", progress=False)
+
+
+@pytest.mark.parametrize("plot", [plot_payout, plot_rows, plot_compare])
+def test_plot_is_a_labelled_png(plot, compared, tmp_path):
+    fig = plot(compared)
+    axes = fig.get_axes()
+    assert axes
+    for ax in axes:
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title(), plot.__name__
+    path = tmp_path / f"{plot.__name__}.png"
+    fig.savefig(path)
+    data = path.read_bytes()
+    assert data[:8] == PNG_MAGIC and len(data) > 10_000
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width >= 400 and height >= 300
+
+
+def test_report_and_parquet(compared, tmp_path):
+    page = compared.report(tmp_path / "out")
+    assert page == tmp_path / "out" / "report.md"
+    text = page.read_text()
+    for name in ("payout.png", "rows.png", "compare.png"):
+        assert f"]({name})" in text
+        assert (tmp_path / "out" / name).read_bytes()[:8] == PNG_MAGIC
+    assert "## Comparison" in text and "Chicken" in text
+    table = pq.read_table(tmp_path / "out" / "survey.parquet")
+    meta = json.loads(table.schema.metadata[b"fastscore.survey"])
+    assert meta["hands"] == compared.hands and meta["flowers"] == "2f" and meta["win"] == "uniform"
+    rows = table.to_pylist()
+    by_key = {(r["table"], r["statistic"], r["key"]): r for r in rows}
+    for r, rid in enumerate(ROW_IDS):
+        got = by_key[("rules", "row", rid)]
+        assert (got["unweighted"], got["weighted"]) == tuple(compared.tally.rows[:, r])
+        assert got["weighted_fraction"] == pytest.approx(compared.row_frequency()[rid])
+    assert by_key[("compare", "chicken", "")]["weighted"] == compared.compare.chicken[1]
+    paid = {int(r["key"]): r["weighted"] for r in rows if r["table"] == "rules" and r["statistic"] == "payout"}
+    assert sum(paid.values()) == compared.tally.total[1]
+    assert sum(r["unweighted"] for r in rows if r["statistic"] == "payout_change") == compared.tally.total[0]
+
+
+def test_report_without_compare(tmp_path):
+    result = survey(**space_options(HONOURS), win="E", progress=False)
+    result.report(tmp_path)
+    assert not (tmp_path / "compare.png").exists()
+    assert "The winning tile is 1z." in (tmp_path / "report.md").read_text()
+    with pytest.raises(ValueError, match="no compared"):
+        plot_compare(result)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (dict(win="9f"), "flower"),
+        (dict(win="x"), "uniform"),
+        (dict(seat="Q"), "wind"),
+        (dict(flowers="9f"), "flower"),
+        (dict(sample=10, suits="s"), "exhaustive"),
+        (dict(sample=0), "positive"),
+        (dict(suits="q"), "mps"),
+        (dict(chunk_rows=0), "chunk_rows"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        survey(progress=False, **{"suits": "", **options})
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_survey(tmp_path, variant_rules):
+    runner = CliRunner()
+    out = tmp_path / "report"
+    done = runner.invoke(app, ["survey", "--suits", "", "--self-drawn", "--seat", "S", "--compare", str(variant_rules),
+                               "--no-progress", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "top 10 rows by frequency" in done.stdout and "wall time" in done.stdout
+    assert "all_honours" in done.stdout
+    assert (out / "report.md").exists() and (out / "compare.png").exists() and (out / "survey.parquet").exists()
+    bad = runner.invoke(app, ["survey", "--win", "9f", "-o", str(tmp_path / "bad")])
+    assert bad.exit_code == 2 and "flower" in bad.output
