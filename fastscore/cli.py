@@ -5,7 +5,7 @@ Commands::
     fastscore score HAND --win TILE [--self-drawn] [--seat S] [--round R]
                     [--flowers 1f2f] [--streak N] [--closing] [--rules FILE] [--json]
     fastscore interpretations HAND --win TILE [same options as score]
-    fastscore batch INPUT [-o OUTPUT] [--rules FILE] [--chunk-rows N] [--progress/--no-progress]
+    fastscore batch INPUT [-o OUTPUT [--resume]] [--rules FILE] [--chunk-rows N] [--progress/--no-progress]
     fastscore batch --sample N [--seed S] [-o OUTPUT] [...]
     fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
@@ -90,6 +90,9 @@ DaskAddress = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS|l
                                                          "needs dask and distributed (the dask extra).")]
 Progress = Annotated[Optional[bool], typer.Option("--progress/--no-progress", show_default=False,
                                                   help="Progress bar on stderr (default: only when stderr is a terminal).")]
+Resume = Annotated[bool, typer.Option("--resume", help="Continue an interrupted run with the same INPUT (or --sample "
+                                                       "and --seed), rules and OUTPUT from its last completed chunk; "
+                                                       "the output is the same as an uninterrupted run's.")]
 
 
 def _fail(message: str) -> NoReturn:
@@ -360,13 +363,35 @@ def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.1f}%" if total else "-"
 
 
-def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int):
-    """``n`` generated hands (winning for scoring, ready for waits), generated chunk by chunk."""
+def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int, first: int = 0):
+    """``n`` generated hands (winning for scoring, ready for waits), generated chunk by chunk
+    from hand ``first`` on."""
     from .sample import sample_ready, sample_winning
 
     generate = sample_winning if kind == "score" else sample_ready
-    for start in range(0, n, chunk_rows):
+    for start in range(first, n, chunk_rows):
         yield generate(min(chunk_rows, n - start), seed, start=start)
+
+
+def _job(kind: str, input: Path | None, sample: int | None, seed: int, table) -> dict:
+    """What makes a batch job's rows, as the output's parts folder records it (see :mod:`fastscore.io`)."""
+    import hashlib
+
+    import numpy as np
+
+    digest = hashlib.sha256()
+    for array in (table.points, table.tiers, table.replaces, table.order, table.shape_mask, table.minimum,
+                  np.int64(table.chicken_points)):
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(array.tobytes())
+    job: dict = {"command": "batch" if kind == "score" else "waits-batch", "rules": f"sha256:{digest.hexdigest()[:16]}"}
+    if input is not None:
+        stat = input.stat()
+        job["input"] = {"path": str(input.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    else:
+        job["sample"] = {"rows": sample, "seed": seed}
+    return job
 
 
 def _run_batch(
@@ -379,10 +404,17 @@ def _run_batch(
     rules: Path | None,
     chunk_rows: int,
     progress: bool | None,
+    resume: bool = False,
 ) -> None:
-    """The shared body of ``batch`` and ``waits-batch``: read, process, write, summarise."""
+    """The shared body of ``batch`` and ``waits-batch``: read, process, write, summarise.
+
+    With OUTPUT the file is written resumably (:mod:`fastscore.io`, "Resuming"): each chunk to a
+    part file, joined at the end; ``resume`` takes up an interrupted run's parts.
+    """
     if (input is None) == (sample is None):
         _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
+    if resume and output is None:
+        _fail("--resume needs -o OUTPUT, the output of the interrupted run")
     from . import io
 
     table = _rule_table(rules)
@@ -403,23 +435,40 @@ def _run_batch(
             if output is not None and output.resolve() == input.resolve():
                 _fail(f"{output}: the output would replace the input")
             total = io.count_rows(input)
-            chunks = io.iter_batches(input, require_win=kind == "score", chunk_rows=chunk_rows)
         else:
             total = sample
-            chunks = _sample_chunks(kind, sample, seed, chunk_rows)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
 
     from .batch import HandBatch
 
     process(HandBatch.from_records([warm_record], require_win=kind == "score"), table)  # load the kernels first
+    try:
+        writer = None
+        if output is not None:
+            writer = io.open_writer(output, kind, with_input=sample is not None, resume=resume,
+                                    job=_job(kind, input, sample, seed, table))
+        first = writer.rows_written if writer is not None else 0
+        if input is not None:
+            chunks = io.iter_batches(input, require_win=kind == "score", chunk_rows=chunk_rows, start_row=first)
+        else:
+            chunks = _sample_chunks(kind, sample, seed, chunk_rows, first)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    if writer is not None and writer.removed_parts:
+        typer.echo(f"removed {writer.parts_path}, the parts of an interrupted run (--resume continues one)", err=True)
+    if resume and first:
+        typer.echo(f"resuming at row {first:,} (rows before it are kept from the interrupted run; "
+                   f"the counts below are of this run's rows)", err=True)
+    elif resume:
+        typer.echo(f"nothing to resume for {output}: starting at the first row", err=True)
     from tqdm import tqdm
 
     show = progress if progress is not None else sys.stderr.isatty()
-    bar = tqdm(total=total, unit=" rows", unit_scale=True, disable=not show, file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=total, initial=first, unit=" rows", unit_scale=True, disable=not show, file=sys.stderr,
+               dynamic_ncols=True)
     t0 = time.perf_counter()
     try:
-        writer = io.open_writer(output, kind, with_input=sample is not None) if output is not None else None
         with writer if writer is not None else contextlib.nullcontext():
             for batch in chunks:
                 result = process(batch, table)
@@ -430,6 +479,14 @@ def _run_batch(
     except (ValueError, OSError) as exc:
         bar.close()
         _fail(str(exc))
+    except KeyboardInterrupt:
+        bar.close()
+        if writer is not None and writer.parts_path.exists():
+            typer.echo(f"interrupted: the first {writer.rows_written:,} rows are kept in {writer.parts_path}; "
+                       f"run the same command with --resume to continue", err=True)
+        else:
+            typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     bar.close()
     elapsed = time.perf_counter() - t0
 
@@ -454,6 +511,7 @@ def batch(
     chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
     progress: Progress = None,
     dask: DaskAddress = None,
+    resume: Resume = False,
 ) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
 
@@ -463,16 +521,23 @@ def batch(
     output also holds each generated hand (columns as input; row points named
     rows.<id> in CSV and Parquet).
 
+    OUTPUT is written chunk by chunk to a hidden .OUTPUT.parts folder and
+    appears only when complete.  After an interruption (Ctrl-C, a killed
+    process) run the same command with --resume to continue from the last
+    completed chunk; the result is the same file an uninterrupted run writes.
+
     With --dask the chunks (--chunk-rows rows of whole Parquet row groups) are
     Dask tasks, and OUTPUT is a folder of part.<i>.parquet files with the
     schema of the single-machine Parquet output.
     """
+    if dask is not None and resume:
+        _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
     if dask is not None:
         return _run_dask(kind="score", address=dask, input=input, output=output, sample=sample, rules=rules,
                          chunk_rows=chunk_rows, progress=progress)
     _no_folders(input, output)
     _run_batch(kind="score", input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress)
+               chunk_rows=chunk_rows, progress=progress, resume=resume)
 
 
 @app.command("waits-batch")
@@ -485,18 +550,21 @@ def waits_batch(
     chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
     progress: Progress = None,
     dask: DaskAddress = None,
+    resume: Resume = False,
 ) -> None:
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
     Like ``batch``; the ``win`` column is not needed.  Output columns:
     n_waits, waits_json ({tile: {discard, self_draw}}), error.
     """
+    if dask is not None and resume:
+        _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
     if dask is not None:
         return _run_dask(kind="waits", address=dask, input=input, output=output, sample=sample, rules=rules,
                          chunk_rows=chunk_rows, progress=progress)
     _no_folders(input, output)
     _run_batch(kind="waits", input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress)
+               chunk_rows=chunk_rows, progress=progress, resume=resume)
 
 
 # --------------------------------------------------------------------------- Dask

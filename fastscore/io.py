@@ -26,6 +26,48 @@ and line.  Writers write to a hidden ``.<name>.partial`` file beside the
 output and rename it only when closed without an exception, so a failed run
 never leaves a half-written result under the final name.
 
+Output files are deterministic: the same rows give the same bytes whatever
+the chunk size (and the thread count).  JSON lines and CSV are written row by
+row; Parquet row groups hold :data:`ROW_GROUP_ROWS` rows each (the last may
+be shorter), rows being buffered across chunks, never one group per chunk.
+
+Resuming (``open_writer(..., job=...)``, the ``--resume`` of the ``batch``
+commands; every format).  An interrupted run (an exception, Ctrl-C, a killed
+process) must be able to keep its finished chunks, yet a Parquet file cut
+off before its footer cannot be read at all.  So each chunk goes to its own
+small file in a hidden folder beside the output::
+
+    .out.parquet.parts/
+        job.json                                what makes the rows (below)
+        part-000000000000-000000065536.parquet  rows [0, 65536) of the output
+        part-000000065536-000000131072.parquet  rows [65536, 131072)
+        .part-000000131072-000000196608.parquet.partial  (being written)
+
+A part is written under a ``.partial`` name and renamed when complete, so a
+part under its own name is always whole.  When the last chunk is written,
+the parts are joined in row order into ``.out.parquet.partial`` (Parquet: in
+row groups of :data:`ROW_GROUP_ROWS`, exactly as without parts; JSON lines
+and CSV: the bytes, after the CSV header), that file is renamed to
+``out.parquet`` and the folder is removed.  The output name therefore
+appears only when the file is complete, and its bytes are those of an
+uninterrupted run.  ``job.json`` records the output's kind, format and
+columns and the caller's ``job`` (the CLI: the input's resolved path, size
+and modification time, or the ``--sample`` size and seed; the rule table's
+content hash; not the chunk size).  On resuming, a ``job.json`` that differs
+is an error naming the differences; otherwise the parts that run from row 0 without a gap and
+read back whole (Parquet footer and row count; line count) are kept, anything
+else in the folder is deleted, and the caller reads its input from row
+:attr:`ResultWriter.rows_written` (``iter_batches(..., start_row=...)``:
+whole Parquet row groups are skipped unread).  Parts are named by rows, not
+chunk numbers, so a resumed run may use another chunk size.  An interrupted
+writer keeps its folder only when it holds a part; a run without
+``resume`` removes an old folder first (:attr:`ResultWriter.removed_parts`).
+Joining reads and writes the output once more, which costs little next to
+parsing the input.  Parts are renamed, not ``fsync``-ed: a killed process
+loses nothing, a machine that loses power may lose the last parts (they
+are then redone).  Tests: ``tests/test_resume.py`` (SIGKILL, Ctrl-C,
+damaged parts, every format) and ``tests/test_determinism.py``.
+
 pyarrow is imported only when a Parquet file is read or written.
 """
 
@@ -34,7 +76,10 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+import shutil
 from collections.abc import Iterator, Mapping
+from io import StringIO
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +91,7 @@ from .tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
     "INPUT_SCHEMA",
+    "ROW_GROUP_ROWS",
     "SCORE_COLUMNS",
     "WAITS_COLUMNS",
     "ResultWriter",
@@ -61,6 +107,11 @@ __all__ = [
 #: results per chunk; large enough that the per-chunk kernel call and file
 #: write overheads vanish, small enough to keep memory flat).
 DEFAULT_CHUNK_ROWS = 65_536
+
+#: Rows per row group of a Parquet result file (the last may be shorter).  Rows
+#: are buffered across chunks, so the row groups, and the file's bytes, do not
+#: depend on the chunk size.
+ROW_GROUP_ROWS = 65_536
 
 #: The input columns, as named in error messages.
 INPUT_SCHEMA = (
@@ -80,6 +131,10 @@ WAITS_COLUMNS = ("n_waits", "waits_json", "error")
 
 _FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 _BAD_JSON = "__error__"  # key of the sentinel record that stands for an unreadable JSON line
+_JOB_FILE = "job.json"  # a parts folder's description of its job
+_PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
+_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.(?:parquet|jsonl|csv)")  # rows [first, stop) of the output
+_PART_SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "csv": ".csv"}
 
 
 def file_format(path: str | os.PathLike) -> str:
@@ -119,7 +174,9 @@ def _missing_hand(path, found) -> ValueError:
     return ValueError(f"{path}: no 'hand' column (found {found}); expected columns: {INPUT_SCHEMA}")
 
 
-def read_records(path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[list[dict]]:
+def read_records(
+    path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS, *, start_row: int = 0
+) -> Iterator[list[dict]]:
     """Read hand records from a file, ``chunk_rows`` at a time, in file order.
 
     Parameters
@@ -128,6 +185,10 @@ def read_records(path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS) 
         A ``.jsonl``/``.json``, ``.csv`` or ``.parquet`` file (see the module docstring).
     chunk_rows : int
         Records per chunk (the last chunk may be shorter).
+    start_row : int
+        Skip the file's first ``start_row`` records (to resume a run): Parquet
+        row groups before it are not read, JSON lines before it are not
+        parsed.  Blank JSON lines and empty CSV lines do not count as records.
 
     Yields
     ------
@@ -148,12 +209,14 @@ def read_records(path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS) 
         The file cannot be read.
     """
     chunk_rows = _check_chunk_rows(chunk_rows)
+    if isinstance(start_row, bool) or not isinstance(start_row, (int, np.integer)) or start_row < 0:
+        raise ValueError(f"start_row must be an integer at least 0, got {start_row!r}")
     kind = file_format(path)
     reader = {"jsonl": _read_jsonl, "csv": _read_csv, "parquet": _read_parquet}[kind]
-    yield from reader(path, chunk_rows)
+    yield from reader(path, chunk_rows, int(start_row))
 
 
-def _read_jsonl(path, chunk_rows: int) -> Iterator[list[dict]]:
+def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     name = Path(path).name
     with open(path, encoding="utf-8-sig") as f:
         first = f.read(1)
@@ -165,12 +228,15 @@ def _read_jsonl(path, chunk_rows: int) -> Iterator[list[dict]]:
                 records = json.load(f)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{name} line {exc.lineno}: not valid JSON ({exc.msg})") from None
-            for start in range(0, len(records), chunk_rows):
+            for start in range(start_row, len(records), chunk_rows):
                 yield records[start:start + chunk_rows]
             return
         chunk: list = []
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
+                continue
+            if start_row:
+                start_row -= 1
                 continue
             try:
                 record = json.loads(line)
@@ -184,7 +250,7 @@ def _read_jsonl(path, chunk_rows: int) -> Iterator[list[dict]]:
             yield chunk
 
 
-def _read_csv(path, chunk_rows: int) -> Iterator[list[dict]]:
+def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
         header = next(reader, None)
@@ -196,6 +262,9 @@ def _read_csv(path, chunk_rows: int) -> Iterator[list[dict]]:
         for row in reader:
             if not row:
                 continue
+            if start_row:
+                start_row -= 1
+                continue
             chunk.append({k: (row[j] if j < len(row) else None) for j, k in keep})
             if len(chunk) == chunk_rows:
                 yield chunk
@@ -204,7 +273,7 @@ def _read_csv(path, chunk_rows: int) -> Iterator[list[dict]]:
             yield chunk
 
 
-def _read_parquet(path, chunk_rows: int) -> Iterator[list[dict]]:
+def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     import pyarrow.parquet as pq
 
     with pq.ParquetFile(path) as pf:
@@ -212,9 +281,17 @@ def _read_parquet(path, chunk_rows: int) -> Iterator[list[dict]]:
         if "hand" not in names:
             raise _missing_hand(path, names)
         columns = [k for k in RECORD_KEYS if k in names]
+        groups = list(range(pf.metadata.num_row_groups))
+        while groups and start_row >= pf.metadata.row_group(groups[0]).num_rows:  # skip whole row groups
+            start_row -= pf.metadata.row_group(groups.pop(0)).num_rows
+        if not groups:
+            return
         # Batches may end at row-group boundaries; re-chunk to exactly chunk_rows.
         chunk: list = []
-        for record_batch in pf.iter_batches(batch_size=chunk_rows, columns=columns):
+        for record_batch in pf.iter_batches(batch_size=chunk_rows, columns=columns, row_groups=groups):
+            if start_row:
+                skip = min(start_row, record_batch.num_rows)
+                record_batch, start_row = record_batch.slice(skip), start_row - skip
             chunk.extend(record_batch.to_pylist())
             while len(chunk) >= chunk_rows:
                 yield chunk[:chunk_rows]
@@ -234,7 +311,7 @@ def _renumber(batch: HandBatch, offset: int) -> None:
 
 
 def iter_batches(
-    path: str | os.PathLike, *, require_win: bool = True, chunk_rows: int = DEFAULT_CHUNK_ROWS
+    path: str | os.PathLike, *, require_win: bool = True, chunk_rows: int = DEFAULT_CHUNK_ROWS, start_row: int = 0
 ) -> Iterator[HandBatch]:
     """Read a file of hand records as validated :class:`~fastscore.HandBatch` chunks.
 
@@ -246,6 +323,9 @@ def iter_batches(
         Flag rows without a winning tile (True for scoring; False for waits analysis).
     chunk_rows : int
         Rows per batch (the last may be shorter).
+    start_row : int
+        Begin at this file row (to resume a run; see :func:`read_records`);
+        row numbers in messages still count from the file's first row.
 
     Yields
     ------
@@ -260,8 +340,8 @@ def iter_batches(
     ValueError, OSError
         As :func:`read_records`: the file as a whole cannot be used.
     """
-    offset = 0
-    for records in read_records(path, chunk_rows):
+    offset = start_row
+    for records in read_records(path, chunk_rows, start_row=start_row):
         batch = HandBatch.from_records(records, require_win=require_win)
         for i, record in enumerate(records):
             if isinstance(record, Mapping) and _BAD_JSON in record:
@@ -422,51 +502,101 @@ def _arrow_schema(kind: str, with_input: bool):
     return pa.schema(fields)
 
 
+class _ParquetSink:
+    """A Parquet file written in row groups of :data:`ROW_GROUP_ROWS` rows (the last may be
+    shorter), whatever the sizes of the tables given: the same rows make the same bytes."""
+
+    def __init__(self, path, schema):
+        import pyarrow.parquet as pq
+
+        self._writer = pq.ParquetWriter(path, schema)
+        self._pending: list = []  # tables not yet written, fewer than ROW_GROUP_ROWS rows in all
+        self._rows = 0
+
+    def write(self, table) -> None:
+        if not table.num_rows:
+            return
+        self._pending.append(table)
+        self._rows += table.num_rows
+        if self._rows >= ROW_GROUP_ROWS:
+            self._flush(self._rows - self._rows % ROW_GROUP_ROWS)
+
+    def _flush(self, rows: int) -> None:
+        import pyarrow as pa
+
+        # One contiguous table, so that the pages do not depend on how the rows arrived.
+        table = pa.concat_tables(self._pending).combine_chunks()
+        for start in range(0, rows, ROW_GROUP_ROWS):
+            self._writer.write_table(table.slice(start, min(ROW_GROUP_ROWS, rows - start)),
+                                     row_group_size=ROW_GROUP_ROWS)
+        rest = table.slice(rows)
+        self._pending = [rest] if rest.num_rows else []
+        self._rows = rest.num_rows
+
+    def close(self, flush: bool = True) -> None:
+        if flush and self._rows:
+            self._flush(self._rows)
+        self._pending, self._rows = [], 0
+        self._writer.close()
+
+
 class ResultWriter:
     """Writes result chunks to one file, atomically; made by :func:`open_writer`.
 
     Use as a context manager.  Each :meth:`write` appends one chunk; on a
     clean exit the hidden ``.<name>.partial`` file is renamed to the output
     path, on an exception it is deleted and the output path is left as it was.
+    With a ``job`` (resumable writing, see the module docstring) each chunk
+    goes to its own part file in :attr:`parts_path`, the parts are joined
+    into the output on a clean exit, and on an exception the parts written
+    so far are kept for a resumed run.
 
     Attributes
     ----------
     path : Path
         The final output path.
     partial_path : Path
-        Where rows go until :meth:`close`.
+        Where rows go until :meth:`close` (with a ``job``: where the parts are joined).
+    parts_path : Path or None
+        The folder ``.<name>.parts`` of completed chunks, with a ``job``; else None.
     kind : str
         ``"score"`` or ``"waits"``.
     format : str
         ``"jsonl"``, ``"csv"`` or ``"parquet"``.
     rows_written : int
+        Rows in the output so far, the resumed ones included: the file row
+        number of the next chunk's first row.
+    resumed_rows : int
+        Rows recovered from an interrupted run's parts (``resume=True``); 0 otherwise.
+    removed_parts : bool
+        True when an interrupted run's parts folder was found and removed (a
+        ``job`` without ``resume``).
     """
 
-    def __init__(self, path, kind: str = "score", *, with_input: bool = False):
+    def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
+                 resume: bool = False):
         if kind not in ("score", "waits"):
             raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
+        if resume and job is None:
+            raise ValueError(f"{path}: resume=True needs the job's description (job=...)")
         self.path = Path(path)
         self.kind = kind
         self.format = file_format(path)
         self.with_input = with_input
         self.partial_path = self.path.with_name(f".{self.path.name}.partial")
+        self.parts_path = self.path.with_name(f".{self.path.name}.parts") if job is not None else None
         self.rows_written = 0
+        self.resumed_rows = 0
+        self.removed_parts = False
         self.closed = False
-        self._file = None
-        self._csv = None
-        self._parquet = None
-        if self.format == "parquet":
-            import pyarrow.parquet as pq
-
-            self._schema = _arrow_schema(kind, with_input)
-            self._parquet = pq.ParquetWriter(self.partial_path, self._schema)
+        self._schema = _arrow_schema(kind, with_input) if self.format == "parquet" else None
+        self._sink = None  # the file at partial_path: a _ParquetSink or a binary file
+        self._parts: list[tuple[int, int, Path]] = []  # (first row, stop row, path) of completed parts
+        self._temp: Path | None = None  # the part being written
+        if job is None:
+            self._sink = self._open_sink()
         else:
-            self._file = open(self.partial_path, "w", encoding="utf-8", newline="")
-            if self.format == "csv":
-                self._csv = csv.writer(self._file)
-                header = list(RECORD_KEYS) if with_input else []
-                header += list(SCORE_COLUMNS + _row_columns(with_input) if kind == "score" else WAITS_COLUMNS)
-                self._csv.writerow(header)
+            self._open_parts(job, resume)
 
     def __enter__(self) -> "ResultWriter":
         return self
@@ -477,6 +607,20 @@ class ResultWriter:
         else:
             self.abort()
         return False
+
+    def _columns(self) -> list[str]:
+        """Column names of the output (CSV header; Parquet schema)."""
+        names = list(RECORD_KEYS) if self.with_input else []
+        return names + list(SCORE_COLUMNS + _row_columns(self.with_input) if self.kind == "score" else WAITS_COLUMNS)
+
+    def _open_sink(self):
+        """Open :attr:`partial_path` for the whole output (CSV: with its header line)."""
+        if self.format == "parquet":
+            return _ParquetSink(self.partial_path, self._schema)
+        sink = open(self.partial_path, "wb")
+        if self.format == "csv":
+            sink.write(_csv_text([self._columns()]))
+        return sink
 
     def write(self, result, first_row_index: int | None = None, batch: HandBatch | None = None) -> None:
         """Append one chunk of results.
@@ -512,24 +656,26 @@ class ResultWriter:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
             inputs = _input_columns(batch)
         if self.format == "jsonl":
-            self._write_jsonl(result, inputs)
+            data = self._jsonl_bytes(result, inputs)
         elif self.format == "csv":
-            self._write_csv(result, inputs)
+            data = self._csv_bytes(result, inputs)
         else:
-            self._write_parquet(result, inputs)
+            data = self._parquet_table(result, inputs)
+        if self.parts_path is None:
+            self._sink.write(data)
+        elif n:
+            self._write_part(data, n)
         self.rows_written += n
 
-    def _write_jsonl(self, result, inputs) -> None:
+    def _jsonl_bytes(self, result, inputs) -> bytes:
         records = _score_records(result) if self.kind == "score" else list(result.to_records())
         if inputs is not None:
             keys = list(inputs)
             records = [{**dict(zip(keys, values)), **record}
                        for values, record in zip(zip(*inputs.values()), records)]
-        lines = [json.dumps(record, separators=(",", ":")) for record in records]
-        if lines:
-            self._file.write("\n".join(lines) + "\n")
+        return "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in records).encode("utf-8")
 
-    def _write_csv(self, result, inputs) -> None:
+    def _csv_bytes(self, result, inputs) -> bytes:
         if self.kind == "score":
             columns = _score_columns(result, self.with_input)
             shapes = ("",) + SHAPE_NAMES
@@ -540,9 +686,9 @@ class ResultWriter:
             names = WAITS_COLUMNS
         cells = [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs is not None else []
         cells += [_csv_column(columns[name]) for name in names]
-        self._csv.writerows(zip(*cells))
+        return _csv_text(zip(*cells))
 
-    def _write_parquet(self, result, inputs) -> None:
+    def _parquet_table(self, result, inputs):
         import pyarrow as pa
 
         if self.kind == "score":
@@ -563,38 +709,179 @@ class ResultWriter:
             if isinstance(value, np.ndarray):
                 value = np.ascontiguousarray(value)
             arrays.append(value if isinstance(value, pa.Array) else pa.array(value, type=field.type))
-        self._parquet.write_table(pa.Table.from_arrays(arrays, schema=self._schema))
+        return pa.Table.from_arrays(arrays, schema=self._schema)
+
+    # ----------------------------------------------------------------------- parts (resumable writing)
+
+    def _open_parts(self, job: Mapping, resume: bool) -> None:
+        """Create :attr:`parts_path` with its ``job.json``, or (``resume``) take up an interrupted run's."""
+        manifest = {"fastscore_parts": _PARTS_VERSION, "kind": self.kind, "format": self.format,
+                    "with_input": self.with_input, "columns": self._columns(), "job": dict(job)}
+        try:
+            text = json.dumps(manifest, indent=1, sort_keys=True)
+        except TypeError as exc:
+            raise ValueError(f"{self.path}: the job description must be JSON data ({exc})") from None
+        folder = self.parts_path
+        try:
+            os.unlink(self.partial_path)  # left by a run killed while joining its parts
+        except FileNotFoundError:
+            pass
+        if folder.is_dir() and not (folder / _JOB_FILE).is_file():
+            shutil.rmtree(folder)  # killed before its job.json was written: holds no parts
+        elif folder.is_dir() and not resume:
+            shutil.rmtree(folder)
+            self.removed_parts = True
+        if folder.is_dir():
+            self._check_manifest(json.loads(text))
+            self._parts = self._scan_parts()
+            self.resumed_rows = self.rows_written = self._parts[-1][1] if self._parts else 0
+            return
+        folder.mkdir()
+        temp = folder / f".{_JOB_FILE}.partial"
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, folder / _JOB_FILE)
+
+    def _check_manifest(self, manifest: dict) -> None:
+        where = self.parts_path / _JOB_FILE
+        try:
+            old = json.loads(where.read_text(encoding="utf-8"))
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{where}: cannot read the interrupted run's description ({exc}); "
+                             f"run again without --resume to start over") from None
+        old, new = _flatten(old), _flatten(manifest)
+        changed = [f"{key} was {old.get(key, '(absent)')}, now {new.get(key, '(absent)')}"
+                   for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+        if changed:
+            raise ValueError(f"{self.path}: cannot resume: this job differs from the interrupted run in "
+                             f"{self.parts_path.name} ({'; '.join(changed)}); run again without --resume "
+                             f"to start over")
+
+    def _scan_parts(self) -> list[tuple[int, int, Path]]:
+        """The interrupted run's complete parts from row 0 on, without gaps; removes anything else."""
+        suffix = _PART_SUFFIX[self.format]
+        found, stray = [], []
+        for p in self.parts_path.iterdir():
+            match = _PART_NAME.fullmatch(p.name)
+            if match and p.suffix == suffix:
+                found.append((int(match[1]), int(match[2]), p))
+            elif p.name != _JOB_FILE:
+                stray.append(p)  # a part being written when the run stopped
+        parts, row = [], 0
+        for first, stop, p in sorted(found):
+            if first == row and stop > first and self._part_is_complete(p, stop - first):
+                parts.append((first, stop, p))
+                row = stop
+            else:
+                stray.append(p)
+        for p in stray:
+            if p.is_dir():
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+        return parts
+
+    def _part_is_complete(self, path: Path, rows: int) -> bool:
+        """The part reads back with ``rows`` rows (and, for Parquet, the output's schema)."""
+        try:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                meta = pq.read_metadata(path)
+                return meta.num_rows == rows and meta.schema.to_arrow_schema().equals(self._schema)
+            if self.format == "jsonl":
+                return path.read_bytes().count(b"\n") == rows  # one line per row (JSON escapes newlines)
+            with open(path, encoding="utf-8", newline="") as f:
+                return sum(1 for _ in csv.reader(f)) == rows
+        except Exception:  # noqa: BLE001 - any unreadable part is redone
+            return False
+
+    def _write_part(self, data, n: int) -> None:
+        first, stop = self.rows_written, self.rows_written + n
+        path = self.parts_path / f"part-{first:012d}-{stop:012d}{_PART_SUFFIX[self.format]}"
+        self._temp = path.with_name(f".{path.name}.partial")
+        if self.format == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(data, self._temp)
+        else:
+            self._temp.write_bytes(data)
+        os.replace(self._temp, path)
+        self._temp = None
+        self._parts.append((first, stop, path))
+
+    def _join_parts(self) -> None:
+        """Write the parts, in row order, to :attr:`partial_path`."""
+        self._sink = self._open_sink()
+        for _, _, path in self._parts:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                self._sink.write(pq.read_table(path, schema=self._schema))
+            else:
+                with open(path, "rb") as f:
+                    shutil.copyfileobj(f, self._sink)
+        self._sink.close()
+
+    # ----------------------------------------------------------------------- finishing
 
     def close(self) -> None:
-        """Finish the file and rename it to :attr:`path` (idempotent)."""
+        """Finish the file and rename it to :attr:`path` (idempotent); with a ``job``, join the
+        parts first and remove :attr:`parts_path` after."""
         if self.closed:
             return
         try:
-            if self._parquet is not None:
-                self._parquet.close()
-            if self._file is not None:
-                self._file.close()
+            if self.parts_path is not None:
+                self._join_parts()
+            else:
+                self._sink.close()
             os.replace(self.partial_path, self.path)
         except BaseException:
             self.abort()
             raise
         self.closed = True
+        if self.parts_path is not None:
+            shutil.rmtree(self.parts_path, ignore_errors=True)
 
     def abort(self) -> None:
-        """Discard the partial file; the output path is not touched (idempotent)."""
+        """Discard the partial file; the output path is not touched (idempotent).  With a ``job``,
+        the completed parts are kept for a resumed run (the folder goes when it holds none)."""
         if self.closed:
             return
         self.closed = True
-        for handle in (self._parquet, self._file):
-            if handle is not None:
+        if self._sink is not None:
+            try:
+                self._sink.close(flush=False) if isinstance(self._sink, _ParquetSink) else self._sink.close()
+            except Exception:  # noqa: BLE001 - already failing; removing the file is what matters
+                pass
+        for path in (self._temp, self.partial_path):
+            if path is not None:
                 try:
-                    handle.close()
-                except Exception:  # noqa: BLE001 - already failing; removing the file is what matters
+                    os.unlink(path)
+                except FileNotFoundError:
                     pass
-        try:
-            os.unlink(self.partial_path)
-        except FileNotFoundError:
-            pass
+        if self.parts_path is not None and not self._parts:
+            shutil.rmtree(self.parts_path, ignore_errors=True)
+
+
+def _flatten(data: Mapping, prefix: str = "") -> dict:
+    """``{"job": {"input": {"size": 3}}}`` -> ``{"input.size": 3}`` (the top ``job.`` dropped)."""
+    flat = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}" if prefix or key != "job" else ""
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{name}." if name else ""))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _csv_text(rows) -> bytes:
+    """CSV lines (``\\r\\n`` ends, as :func:`csv.writer`) of an iterable of rows, as UTF-8."""
+    buffer = StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue().encode("utf-8")
 
 
 def _csv_column(values) -> list:
@@ -606,7 +893,14 @@ def _csv_column(values) -> list:
     return ["" if v is None else ("true" if v else "false") if isinstance(v, bool) else v for v in values]
 
 
-def open_writer(path: str | os.PathLike, kind: str = "score", *, with_input: bool = False) -> ResultWriter:
+def open_writer(
+    path: str | os.PathLike,
+    kind: str = "score",
+    *,
+    with_input: bool = False,
+    job: Mapping | None = None,
+    resume: bool = False,
+) -> ResultWriter:
     """Open a result file for chunked, atomic writing; the format follows the extension.
 
     Parameters
@@ -622,6 +916,17 @@ def open_writer(path: str | os.PathLike, kind: str = "score", *, with_input: boo
         first); :meth:`ResultWriter.write` then needs the chunk's batch.  The
         file then reads back as input.  CSV and Parquet row-point columns are
         then named ``rows.<id>``, since row id ``closing`` is also an input column.
+    job : mapping, optional
+        Write resumably (module docstring, "Resuming"): a JSON-able description
+        of what makes the rows (input file and its size and time, rule table
+        hash, ...), kept in ``.<name>.parts/job.json``.  Without ``resume``, a
+        parts folder left by an interrupted run is removed first
+        (:attr:`ResultWriter.removed_parts`).
+    resume : bool
+        With ``job``: take up the completed parts of an interrupted run of the
+        same job (none found: start at row 0).  The caller continues from input
+        row :attr:`ResultWriter.rows_written`
+        (``iter_batches(..., start_row=writer.rows_written)``).
 
     Returns
     -------
@@ -648,9 +953,11 @@ def open_writer(path: str | os.PathLike, kind: str = "score", *, with_input: boo
     Raises
     ------
     ValueError
-        Unknown extension or kind.
+        Unknown extension or kind; ``job`` not JSON-able; with ``resume``, an
+        interrupted run whose ``job.json`` differs from ``job`` (the message
+        lists the differences) or cannot be read.
     OSError
-        The partial file cannot be created.
+        The partial file or the parts folder cannot be created.
 
     Examples
     --------
@@ -660,5 +967,5 @@ def open_writer(path: str | os.PathLike, kind: str = "score", *, with_input: boo
     ...         out.write(score_batch(batch), start)
     ...         start += len(batch)
     """
-    return ResultWriter(path, kind, with_input=with_input)
+    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume)
 

@@ -11,13 +11,14 @@ from fastscore.decompose import MAX_DECOMPOSITIONS
 from fastscore.tables import (
     COMPLETE_EYES,
     COMPLETE_SETS,
-    EYES_SHIFT,
     N_CODES,
-    PONG_SHIFT,
-    SHEUNG_SHIFT,
+    N_PONGS_SHIFT,
+    N_SHEUNGS_SHIFT,
+    STARTS_SHIFT,
     WAIT_EYES_SHIFT,
     WAIT_SETS_SHIFT,
     suit_tables,
+    word_groups,
 )
 
 POW5 = 5 ** np.arange(9)
@@ -56,15 +57,9 @@ def splits(counts: list[int], eyes: bool) -> list[tuple]:
 
 
 def unpack(word: int) -> tuple:
-    groups = []
-    e = (word >> EYES_SHIFT) & 15
-    if e:
-        groups.append((e - 1, e - 1))
-    for i in range(9):
-        if (word >> (PONG_SHIFT + i)) & 1:
-            groups.append((i, i, i))
-        groups += [(i, i + 1, i + 2)] * ((word >> (SHEUNG_SHIFT + 3 * i)) & 7)
-    return tuple(sorted(groups))
+    """A packed word as sorted group tuples, like :func:`splits`."""
+    shapes = {"eyes": lambda i: (i, i), "pong": lambda i: (i, i, i), "sheung": lambda i: (i, i + 1, i + 2)}
+    return tuple(sorted(shapes[kind](i) for kind, i in word_groups(word, 0)))
 
 
 def test_perf_self_check_counts(tables):
@@ -93,6 +88,11 @@ def test_tables_match_recursive_oracle(tables):
         assert bool(info[code] & COMPLETE_EYES) == bool(want_eyes), counts
         got = [unpack(int(w)) for w in words[offset[code] : offset[code + 1]]]
         assert got == want_sets + want_eyes, counts  # same splits, same 9.13 order
+        for w, groups in zip(words[offset[code] : offset[code + 1]], got):
+            sheungs = [g for g in groups if len(g) == 3 and g[0] != g[1]]
+            assert (int(w) >> N_SHEUNGS_SHIFT) & 7 == len(sheungs)
+            assert (int(w) >> N_PONGS_SHIFT) & 15 == sum(1 for g in groups if len(g) == 3 and g[0] == g[1])
+            assert (int(w) >> STARTS_SHIFT) & 127 == sum({1 << g[0] for g in sheungs})
         for i in range(9):
             if counts[i] < 4:
                 after = info[code + 5**i]
