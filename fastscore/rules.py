@@ -215,7 +215,27 @@ def _parse(data: dict, path: str) -> RuleTable:
         raise RuleTableError(f"{path}: [totals] minimum must list 4 integers (E S W N rounds)")
     minimum = np.array([_int(v, f"{path}: [totals] minimum") for v in minimum], dtype=np.int64)
     chicken = _int(totals.get("chicken_points", 1), f"{path}: [totals] chicken_points")
+    _check_ranges(points, tiers, path)
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources, path)
+
+
+#: Most units a row can score in one valid hand: four wind pongs each of seat
+#: and round wind (4 + 1 + 1 is the most, 12 bounds it), three dragon pongs,
+#: two seat flowers, two flower sets, a streak of at most 1000.
+MAX_UNITS = {"wind_pong": 12, "dragon_pong": 3, "seat_flower": 2, "flower_set": 2, "streak_bonus": 1000}
+#: Row points are stored as int16 (``BatchResult.row_points``, Parquet columns).
+MAX_ROW_POINTS = 32_767
+
+
+def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str) -> None:
+    """Every row's value, at its most units, must fit the int16 row-points columns."""
+    for i, rid in enumerate(ROW_IDS):
+        most = int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS.get(rid, 1)
+        if most > MAX_ROW_POINTS:
+            raise RuleTableError(
+                f"{path}: row {rid!r} can reach {most} points in one hand; row values must stay within "
+                f"{MAX_ROW_POINTS} (points x at most {MAX_UNITS.get(rid, 1)} units)"
+            )
 
 
 def _replacement_order(replaces: np.ndarray, path: str) -> np.ndarray:

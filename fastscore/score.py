@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .batch import HandBatch
+from .checks import checked
 from .kernel import (
     INFO_A,
     INFO_C,
@@ -158,6 +159,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         Columns of length N, in input order.
     """
     table = resolve_rules(rules)
+    batch = checked(batch, require_win=True)
     n = len(batch)
     out = BatchResult(
         payout=np.zeros(n, dtype=np.int32),

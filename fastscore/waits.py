@@ -15,6 +15,7 @@ import numpy as np
 
 from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch, held_counts
+from .checks import checked
 from .decompose import N_KINDS, wait_mask
 from .kernel import (
     BLOCK,
@@ -134,6 +135,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     WaitsResult
     """
     table = resolve_rules(rules)
+    batch = checked(batch, require_win=False)
     n = len(batch)
     out = WaitsResult(
         mask=np.zeros((n, N_KINDS), dtype=np.bool_),
