@@ -2,10 +2,11 @@
 
 :func:`batch_from_arrow` turns a pyarrow Table or RecordBatch of hand records
 into a validated :class:`~fastscore.HandBatch` without a Python call per row.
-Numba kernels read the notation strings from the Arrow buffers themselves
-(validity bitmap, int32 or int64 offsets, UTF-8 bytes), in parallel over
-blocks of rows, and mirror :mod:`fastscore.tiles` token by token: the same
-grammar, the same checks in the same order, the same error codes.
+Two numba kernels (hands; the other fields) read the notation strings from
+the Arrow buffers themselves (validity bitmap, int32 or int64 offsets, UTF-8
+bytes), in parallel over blocks of rows, and mirror :mod:`fastscore.tiles`
+and :func:`fastscore.batch.parse_record`: the same grammar, the same checks
+in the same order, the same error codes.
 
 Exactly the same result as the Python path, by construction:
 
@@ -19,8 +20,9 @@ Exactly the same result as the Python path, by construction:
 * :func:`fastscore.batch.validate` flags the rest: a compiled pass computes its
   row predicates (16 tiles, fifth copies, Closing with an exposed set, ranges)
   and ``validate`` itself runs on the rows they flag, so messages are its own.
-  (``validate`` over a whole batch costs about 1 microsecond a row, which alone
-  would halve the ``fastscore batch`` target of 2 million rows a second.)
+  (``validate`` over a whole batch costs about 1 microsecond a row, more than
+  the whole budget of the ``fastscore batch`` target, 2 million rows a second
+  on 2 cores.)
 
 The kernels never raise and never allocate per row.
 """
@@ -85,8 +87,38 @@ _D0, _D9 = ord("0"), ord("9")
 # SetKind values (tiles.SetKind), as plain ints for the kernels.
 _SHEUNG, _PONG, _GONG, _CONCEALED_GONG = 1, 2, 3, 4
 
+# Byte classes of the hot loops, looked up in _BYTE_CLASS; _BYTE_VALUE holds a
+# suit letter's first tile index and an honour letter's tile index, _BYTE_WIND
+# a wind letter's wind (-1 for any other byte).  Look-ups, not branches: the
+# rows of a file vary, and mispredicted branches are most of the cost.
+_C_OTHER, _C_DIGIT, _C_SUIT, _C_HONOUR, _C_SPACE, _C_BRACKET = range(6)
 
-# --------------------------------------------------------------------------- byte classes
+
+def _byte_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    byte_class = np.full(256, _C_OTHER, dtype=np.uint8)
+    byte_value = np.zeros(256, dtype=np.int8)
+    byte_wind = np.full(256, -1, dtype=np.int8)
+    for wind, letter in enumerate("ESWN"):
+        byte_wind[ord(letter)] = wind
+    byte_class[_D0:_D9 + 1] = _C_DIGIT
+    for letter, base in zip("mpsz", (0, 9, 18, 27)):
+        byte_class[ord(letter)] = _C_SUIT
+        byte_value[ord(letter)] = base
+    for letter, tile in zip("ESWNGR", (27, 28, 29, 30, 32, 33)):  # Wh: W followed by h
+        byte_class[ord(letter)] = _C_HONOUR
+        byte_value[ord(letter)] = tile
+    for c in range(128):
+        if chr(c).isspace():
+            byte_class[c] = _C_SPACE
+    for c in "[]()":
+        byte_class[ord(c)] = _C_BRACKET
+    return byte_class, byte_value, byte_wind
+
+
+_BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND = _byte_tables()
+
+
+# --------------------------------------------------------------------------- byte helpers
 
 
 @jit
@@ -101,11 +133,6 @@ def _is_space(c):
 @jit
 def _is_digit(c):
     return _D0 <= c <= _D9
-
-
-@jit
-def _is_bracket(c):
-    return c == _LBRACK or c == _RBRACK or c == _LPAREN or c == _RPAREN
 
 
 @jit
@@ -130,12 +157,11 @@ def _strip(data, s, e):
 
 
 @jit
-def _tiles(data, s, e, counts, add):
-    """Tiles of one white-space-free group ``data[s:e]`` (``tiles._parse_tiles``).
+def _tiles(data, s, e):
+    """Tiles of a set's inside or a winning tile, exactly ``data[s:e]`` (``tiles._parse_tiles``).
 
-    Adds them to ``counts`` when ``add``.  Returns ``(code, n, lowest,
-    highest, sum)`` over the tiles read; ``code`` is BAD_TOKEN at the first
-    fault, in the order the Python parser meets them.
+    Returns ``(code, n, lowest, highest, sum)`` over the tiles read; ``code``
+    is BAD_TOKEN at the first fault, in the order the Python parser meets them.
     """
     n = 0
     lo = N_KINDS
@@ -161,8 +187,6 @@ def _tiles(data, s, e, counts, add):
                 if k == 0:
                     return _BAD_TOKEN, 0, 0, 0, 0  # red five
                 t = base + k - 1
-                if add:
-                    counts[t] += 1
                 n += 1
                 lo = min(lo, t)
                 hi = max(hi, t)
@@ -192,8 +216,6 @@ def _tiles(data, s, e, counts, add):
             return _BAD_TOKEN, 0, 0, 0, 0  # unknown letter
         if d0 >= 0:
             return _BAD_TOKEN, 0, 0, 0, 0  # digits before an honour letter
-        if add:
-            counts[t] += 1
         n += 1
         lo = min(lo, t)
         hi = max(hi, t)
@@ -205,7 +227,7 @@ def _tiles(data, s, e, counts, add):
 
 
 @jit
-def _declared_set(data, s, e, counts):
+def _declared_set(data, s, e):
     """The set ``data[s:e]``, brackets included (``tiles._declared_set``): ``(code, kind, tile)``."""
     a, b = _strip(data, s + 1, e - 1)
     n = 0
@@ -213,7 +235,7 @@ def _declared_set(data, s, e, counts):
     hi = 0
     total = 0
     if a < b:
-        code, n, lo, hi, total = _tiles(data, a, b, counts, False)
+        code, n, lo, hi, total = _tiles(data, a, b)
         if code != _OK:
             return code, 0, 0
     same = n > 0 and lo == hi
@@ -231,343 +253,403 @@ def _declared_set(data, s, e, counts):
 
 
 @jit
-def _hand(data, s, e, counts, declared):
-    """Parse the hand ``data[s:e]`` (``tiles.parse_hand``) into ``counts`` and ``declared``.
-
-    ``counts`` (34,) int64 and ``declared`` (5, 2) int8 must be zero.  Returns
-    the code: DEFER for non-ASCII text, else the Python parser's code.
-    """
-    # The split check (tiles._SPLIT_GROUP) comes first: digits, white space, then a digit or suit letter.
-    for p in range(s, e):
-        c = int(data[p])
-        if c >= 128:
-            return DEFER
-        if _is_digit(c) and p + 1 < e and _is_space(int(data[p + 1])):
+def _has_split(data, s, e):
+    """``tiles._SPLIT_GROUP``: digits, white space, then a digit or suit letter (``12 3m``)."""
+    for p in range(s, e - 1):
+        if _is_digit(int(data[p])) and _is_space(int(data[p + 1])):
             q = p + 2
             while q < e and _is_space(int(data[q])):
                 q += 1
             if q < e:
                 d = int(data[q])
                 if _is_digit(d) or d == _M or d == _P or d == _S or d == _Z:
-                    return _BAD_TOKEN
-    n_declared = 0
+                    return True
+    return False
+
+
+@jit
+def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
+    """Parse the hand ``data[s:e]`` (``tiles.parse_hand`` after its split check; see :func:`_hand_fault`).
+
+    ``counts`` (34,) and ``declared`` (5, 2) int8 must be zero; they are the
+    output row itself (a count above 255 would wrap, but such a hand fails
+    the 16-tile check, and ``over`` is set at the fifth copy).
+
+    One left-to-right pass, one table look-up a byte (the hot loop), stopping
+    at the first fault: every fault of a plain token is BAD_TOKEN, and a
+    set's fault comes where the set stands, as in the Python parser.
+    Returns ``(code, over)``, ``over`` whether a concealed count passed 4.
+    """
     n_tiles = 0
-    blank = True
+    n_declared = 0
+    over = False
+    d0 = s  # pending digits are data[d0:p]
     p = s
     while p < e:
-        c = int(data[p])
-        if _is_space(c):
+        c = data[p]
+        k = byte_class[c]
+        if k == _C_DIGIT:
             p += 1
             continue
-        blank = False
+        if k == _C_SUIT:
+            if d0 == p:
+                return _BAD_TOKEN, False  # suit letter with no digits
+            base = byte_value[c]
+            top = 7 if base == 27 else 9
+            for q in range(d0, p):
+                v = int(data[q]) - _D0
+                if v == 0 or v > top:
+                    return _BAD_TOKEN, False  # 0 (red five), 8z, 9z
+                t = base + v - 1
+                counts[t] += 1
+                over |= counts[t] > 4
+            n_tiles += p - d0
+            p += 1
+            d0 = p
+            continue
+        if d0 != p:
+            return _BAD_TOKEN, False  # digits with no suit letter
+        if k == _C_SPACE:
+            p += 1
+            d0 = p
+            continue
+        if k == _C_HONOUR:
+            t = byte_value[c]
+            if c == _WEST and p + 1 < e and data[p + 1] == _H:
+                t = 31
+                p += 1
+            counts[t] += 1
+            over |= counts[t] > 4
+            n_tiles += 1
+            p += 1
+            d0 = p
+            continue
         if c == _LBRACK or c == _LPAREN:
             close = _RBRACK if c == _LBRACK else _RPAREN
             q = p + 1
-            while q < e and not _is_bracket(int(data[q])):
+            while q < e and byte_class[data[q]] != _C_BRACKET:
                 q += 1
             if q == e or data[q] != close:
-                return _BAD_TOKEN  # unbalanced or nested bracket
-            code, kind, tile = _declared_set(data, p, q + 1, counts)
+                return _BAD_TOKEN, False  # unbalanced or nested bracket
+            code, kind, tile = _declared_set(data, p, q + 1)
             if code != _OK:
-                return code
+                return code, False
             if n_declared < MAX_DECLARED:
                 declared[n_declared, 0] = kind
                 declared[n_declared, 1] = tile
             n_declared += 1
             p = q + 1
-        elif c == _RBRACK or c == _RPAREN:
-            return _BAD_TOKEN  # unbalanced bracket
-        else:
-            q = p
-            while q < e and not _is_space(int(data[q])) and not _is_bracket(int(data[q])):
-                q += 1
-            code, n, lo, hi, total = _tiles(data, p, q, counts, True)
-            if code != _OK:
-                return code
-            n_tiles += n
-            p = q
-    if blank:
-        return _TILE_COUNT  # empty hand
+            d0 = p
+            continue
+        return _BAD_TOKEN, False  # unknown letter, 'f', a closing bracket
+    if d0 != p:
+        return _BAD_TOKEN, False  # digits with no suit letter
+    if n_tiles == 0 and n_declared == 0:
+        return _TILE_COUNT, False  # empty hand (any other text has a tile, a set or a fault)
     if n_declared > MAX_DECLARED:
-        return _TILE_COUNT
+        return _TILE_COUNT, False
     if n_tiles + 3 * n_declared != 16:
-        return _TILE_COUNT
-    return _OK
+        return _TILE_COUNT, False
+    return _OK, over
 
 
 @jit
-def _row_valid(valid, bit0, i):
-    """Whether row ``i`` is not null (``valid`` empty: no nulls)."""
-    if valid.shape[0] == 0:
-        return True
-    j = bit0 + i
-    return (valid[j >> 3] >> (j & 7)) & 1 == 1
+def _hand_fault(data, s, e, code):
+    """The code of a hand that failed :func:`_hand_groups` with ``code``.
+
+    The Python parser looks for a split group (``12 3m``) before anything
+    else, and non-ASCII text follows Python's Unicode rules (DEFER).  Both
+    always fail the group parse, so they are looked for only then.
+    """
+    if _has_non_ascii(data, s, e):
+        return DEFER
+    if _has_split(data, s, e):
+        return _BAD_TOKEN
+    return code
 
 
-@jit_parallel
-def _hands_kernel(data, offsets, valid, bit0, concealed, declared, code):
-    """Parse N hands; fill ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8 of rows that parse."""
-    n = code.shape[0]
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        counts = np.zeros(N_KINDS, dtype=np.int64)
-        sets = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
-        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            if not _row_valid(valid, bit0, i):
-                code[i] = _BAD_TOKEN  # hand must be a string
-                continue
-            counts[:] = 0
-            sets[:] = 0
-            c = _hand(data, offsets[i], offsets[i + 1], counts, sets)
-            code[i] = c
-            if c == _OK:
-                for t in range(N_KINDS):
-                    concealed[i, t] = counts[t]
-                for k in range(MAX_DECLARED):
-                    declared[i, k, 0] = sets[k, 0]
-                    declared[i, k, 1] = sets[k, 1]
-
-
-# --------------------------------------------------------------------------- context columns
-
-
-@jit_parallel
-def _wins_kernel(data, offsets, valid, bit0, require_win, win, code):
-    """Winning tiles (``parse_record`` and ``tiles.parse_tile``) into ``win`` (N,) int8."""
-    n = code.shape[0]
-    dummy = np.zeros(1, dtype=np.int64)
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s = offsets[i]
-            e = offsets[i + 1]
-            if not _row_valid(valid, bit0, i) or s == e:
-                code[i] = WIN_MISSING if require_win else _OK
-                continue
-            if _has_non_ascii(data, s, e):
-                code[i] = DEFER
-                continue
-            a, z = _strip(data, s, e)
-            if z > a and data[z - 1] == _F:
-                code[i] = _BAD_WIN  # a flower
-                continue
-            c, k, lo, hi, total = _tiles(data, a, z, dummy, False)
-            if c != _OK or k != 1:
-                code[i] = _BAD_WIN
-                continue
-            win[i] = lo
-            code[i] = _OK
-
-
-@jit_parallel
-def _flowers_kernel(data, offsets, valid, bit0, flowers, code):
-    """Flowers ``'1f5f'``, ``'15f'``, ``'1f 5f'`` (``tiles.parse_flowers``) into a bitmask (N,) uint8."""
-    n = code.shape[0]
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s = offsets[i]
-            e = offsets[i + 1]
-            if not _row_valid(valid, bit0, i) or s == e:
-                continue
-            if _has_non_ascii(data, s, e):
-                code[i] = DEFER
-                continue
-            mask = 0
-            c = _OK
-            p = s
-            while p < e and c == _OK:
-                if _is_space(int(data[p])):
-                    p += 1
-                    continue
-                q = p
-                while q < e and not _is_space(int(data[q])):
-                    q += 1
-                # The token data[p:q] must be ([0-9]+f)+ before its digits are read.
-                if not _is_digit(int(data[p])) or data[q - 1] != _F:
-                    c = _BAD_CONTEXT
-                for r in range(p, q):
-                    x = int(data[r])
-                    if x == _F:
-                        if data[r - 1] == _F:
-                            c = _BAD_CONTEXT
-                    elif not _is_digit(x):
-                        c = _BAD_CONTEXT
-                if c != _OK:
-                    break
-                for r in range(p, q):
-                    x = int(data[r])
-                    if x == _F:
-                        continue
-                    k = x - _D0
-                    if not 1 <= k <= 8 or mask & (1 << (k - 1)):
-                        c = _BAD_CONTEXT  # out of range or repeated
-                        break
-                    mask |= 1 << (k - 1)
-                p = q
-            code[i] = c
-            if c == _OK:
-                flowers[i] = mask
-
-
-@jit_parallel
-def _winds_kernel(data, offsets, valid, bit0, wind, code):
-    """Seat or round ``'E' 'S' 'W' 'N'`` (``tiles.parse_wind``; null or empty is East) into (N,) uint8."""
-    n = code.shape[0]
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s = offsets[i]
-            e = offsets[i + 1]
-            if not _row_valid(valid, bit0, i) or s == e:
-                continue
-            c = int(data[s])
-            if e - s != 1:
-                code[i] = _BAD_CONTEXT
-            elif c == _E:
-                wind[i] = 0
-            elif c == _SOUTH:
-                wind[i] = 1
-            elif c == _WEST:
-                wind[i] = 2
-            elif c == _NORTH:
-                wind[i] = 3
-            else:
-                code[i] = _BAD_CONTEXT
+# --------------------------------------------------------------------------- context fields
 
 
 @jit
-def _word(data, a, z, word):
-    """Whether ``data[a:z]``, lower-cased (ASCII), equals ``word`` (bytes as a uint8 array)."""
-    if z - a != word.shape[0]:
-        return False
-    for j in range(z - a):
-        c = int(data[a + j])
-        if 65 <= c <= 90:
-            c += 32
-        if c != word[j]:
-            return False
-    return True
+def _win(data, s, e, byte_class, byte_value):
+    """A winning tile (``parse_record`` and ``tiles.parse_tile``) that is not empty: ``(code, tile)``."""
+    if e - s == 2 and byte_class[data[s + 1]] == _C_SUIT:  # fast path: 5p, 7z
+        v = int(data[s]) - _D0
+        base = byte_value[data[s + 1]]
+        if 1 <= v <= (7 if base == 27 else 9):
+            return _OK, base + v - 1
+    if e - s == 1 and byte_class[data[s]] == _C_HONOUR:  # fast path: E, R
+        return _OK, byte_value[data[s]]
+    if _has_non_ascii(data, s, e):
+        return DEFER, -1
+    a, z = _strip(data, s, e)
+    if z > a and data[z - 1] == _F:
+        return _BAD_WIN, -1  # a flower
+    code, n, lo, hi, total = _tiles(data, a, z)
+    if code != _OK or n != 1:
+        return _BAD_WIN, -1
+    return _OK, lo
 
 
-@jit_parallel
-def _flags_kernel(data, offsets, valid, bit0, words, flag, code):
-    """Flags written as text (``batch._flag``): null or empty is False.
+@jit
+def _flowers(data, s, e):
+    """Flowers ``'1f5f'``, ``'15f'``, ``'1f 5f'`` (``tiles.parse_flowers``): ``(code, bitmask)``."""
+    if _has_non_ascii(data, s, e):
+        return DEFER, 0
+    mask = 0
+    p = s
+    while p < e:
+        if _is_space(int(data[p])):
+            p += 1
+            continue
+        q = p
+        while q < e and not _is_space(int(data[q])):
+            q += 1
+        # The token data[p:q] must match ([0-9]+f)+ before its digits are read.
+        if not _is_digit(int(data[p])) or data[q - 1] != _F:
+            return _BAD_CONTEXT, 0
+        for r in range(p + 1, q):
+            x = int(data[r])
+            if x == _F:
+                if data[r - 1] == _F:
+                    return _BAD_CONTEXT, 0
+            elif not _is_digit(x):
+                return _BAD_CONTEXT, 0
+        for r in range(p, q):
+            x = int(data[r])
+            if x == _F:
+                continue
+            k = x - _D0
+            if not 1 <= k <= 8 or mask & (1 << (k - 1)):
+                return _BAD_CONTEXT, 0  # out of range or repeated
+            mask |= 1 << (k - 1)
+        p = q
+    return _OK, mask
+
+
+@jit
+def _wind(data, s, e, byte_wind):
+    """Seat or round ``'E' 'S' 'W' 'N'`` (``tiles.parse_wind``), not empty: ``(code, wind)``."""
+    w = byte_wind[data[s]] if e - s == 1 else -1
+    if w < 0:
+        return _BAD_CONTEXT, 0
+    return _OK, w
+
+
+@jit
+def _flag(data, s, e, words):
+    """A flag written as text (``batch._flag``), not empty: ``(code, value)``.
 
     ``words`` (6, 5) uint8 holds true, yes, 1, false, no, 0 (the first three
     mean True), zero-padded.
     """
-    n = code.shape[0]
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s = offsets[i]
-            e = offsets[i + 1]
-            if not _row_valid(valid, bit0, i) or s == e:
-                continue
-            if _has_non_ascii(data, s, e):
-                code[i] = DEFER  # Python's Unicode strip and lower decide
-                continue
-            a, z = _strip(data, s, e)
-            c = _BAD_CONTEXT
-            for w in range(words.shape[0]):
-                length = 0
-                while length < words.shape[1] and words[w, length] != 0:
-                    length += 1
-                if _word(data, a, z, words[w, :length]):
-                    flag[i] = w < 3
-                    c = _OK
-                    break
-            code[i] = c
+    if _has_non_ascii(data, s, e):
+        return DEFER, False  # Python's Unicode strip and lower decide
+    a, z = _strip(data, s, e)
+    for w in range(words.shape[0]):
+        length = 0
+        while length < words.shape[1] and words[w, length] != 0:
+            length += 1
+        if z - a != length:
+            continue
+        same = True
+        for j in range(length):
+            c = int(data[a + j])
+            if 65 <= c <= 90:
+                c += 32  # ASCII lower()
+            if c != words[w, j]:
+                same = False
+                break
+        if same:
+            return _OK, w < 3
+    return _BAD_CONTEXT, False
 
 
-@jit_parallel
-def _streaks_kernel(data, offsets, valid, bit0, streak, code):
-    """Streaks written as text (``batch._streak``): plain digits with optional white space.
+@jit
+def _streak(data, s, e):
+    """A streak written as text (``batch._streak``), not empty: ``(code, value)``.
 
-    Anything else ``int()`` might read (a sign, ``_``, Unicode digits) is deferred.
+    Plain ASCII digits with white space around; anything else ``int()`` might
+    read (a sign, ``_``, Unicode digits) is deferred.
+    """
+    a = s
+    z = e
+    while a < z and (9 <= data[a] <= 13 or data[a] == 32):  # int() strips these, not \x1c-\x1f
+        a += 1
+    while z > a and (9 <= data[z - 1] <= 13 or data[z - 1] == 32):
+        z -= 1
+    if a == z:
+        return _BAD_CONTEXT, 0
+    value = 0
+    for p in range(a, z):
+        x = int(data[p])
+        if not _is_digit(x):
+            return DEFER, 0
+        if value <= 1000:
+            value = value * 10 + x - _D0
+    if value > 1000:
+        return _BAD_CONTEXT, 0
+    return _OK, value
+
+
+# --------------------------------------------------------------------------- the row kernel
+
+# Columns, in RECORD_KEYS order.
+_HAND, _WIN_COL, _SELF_DRAWN, _SEAT, _ROUND, _FLOWERS, _STREAK, _CLOSING = range(8)
+#: parse_record reads the fields in this order; a row's code is its first fault.
+_PARSE_ORDER = np.array([_HAND, _WIN_COL, _FLOWERS, _SELF_DRAWN, _SEAT, _ROUND, _STREAK, _CLOSING], dtype=np.int64)
+
+
+@jit
+def _span(offsets, valid, bit0, i):
+    """Bytes ``(start, end)`` of row ``i`` of a string column; ``(-1, -1)`` when null.
+
+    ``valid`` is the validity bitmap, empty when the column has no nulls.
+    """
+    if valid.shape[0] > 0:
+        bit = bit0 + i
+        if (valid[bit >> 3] >> (bit & 7)) & 1 == 0:
+            return -1, -1
+    return offsets[i], offsets[i + 1]
+
+
+@jit
+def _suspect(concealed, declared, win, seat, round_wind, streak, closing, require_win, held, stamp, row):
+    """Whether :func:`fastscore.batch.validate` may flag a row that parsed (its checks, on one row).
+
+    ``concealed`` (34,) and ``declared`` (5, 2) are the row, filled from the
+    first slot.  ``held`` and ``stamp`` are (34,) int64 scratch: ``held[t]``
+    counts this row's declared and winning copies of ``t`` when ``stamp[t]``
+    is ``row`` (so nothing is cleared between rows).  The checks parsing
+    guarantees (16 tiles, kinds and tiles in range, concealed counts) are
+    repeated only where they cost nothing.
+    """
+    w = int(win)
+    if w < -1 or w >= N_KINDS or seat > 3 or round_wind > 3 or streak < 0 or streak > 1000:
+        return True
+    if require_win and w < 0:
+        return True
+    exposed = False
+    for k in range(MAX_DECLARED):
+        kind = int(declared[k, 0])
+        if kind == 0:
+            break
+        tile = int(declared[k, 1])
+        if kind < 0 or kind > 4 or tile < 0 or tile >= N_KINDS or (kind == _SHEUNG and (tile >= 27 or tile % 9 > 6)):
+            return True
+        exposed |= kind != _CONCEALED_GONG
+        width = 3 if kind == _SHEUNG else 1
+        copies = 1 if kind == _SHEUNG else (3 if kind == _PONG else 4)
+        for t in range(tile, tile + width):
+            if stamp[t] != row:
+                stamp[t] = row
+                held[t] = 0
+            held[t] += copies
+            if concealed[t] + held[t] > 4:
+                return True
+    if closing and exposed:
+        return True
+    if w >= 0:
+        extra = held[w] if stamp[w] == row else 0
+        return concealed[w] + extra + 1 > 4
+    return False
+
+
+def _hand_rows(data, offsets, valid, bit0, byte_class, byte_value, concealed, declared, code, over):
+    """Parse N hands straight into ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
+
+    ``data``, ``offsets`` and ``valid`` are the column's UTF-8 bytes, offsets
+    (N + 1,) and validity bitmap (empty: no nulls) starting at bit ``bit0``.
+    ``code`` (N,) gets each row's code, ``over`` (N,) whether a concealed
+    count passed 4.  The outputs must be zero; a faulty row's are partial
+    (the Python parser rewrites them).  Compiled twice: :data:`_hands_parallel`
+    and :data:`_hands_serial`.
     """
     n = code.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s = offsets[i]
-            e = offsets[i + 1]
-            if not _row_valid(valid, bit0, i) or s == e:
+            s, e = _span(offsets, valid, bit0, i)
+            if s < 0:
+                code[i] = _BAD_TOKEN  # hand must be a string
                 continue
-            # int() strips only \t \n \v \f \r and space of the ASCII set.
-            a = s
-            z = e
-            while a < z and (9 <= data[a] <= 13 or data[a] == 32):
-                a += 1
-            while z > a and (9 <= data[z - 1] <= 13 or data[z - 1] == 32):
-                z -= 1
-            if a == z:
-                code[i] = _BAD_CONTEXT if not _has_non_ascii(data, s, e) else DEFER
-                continue
-            value = 0
-            c = _OK
-            for p in range(a, z):
-                x = int(data[p])
-                if not _is_digit(x):
-                    c = DEFER
-                    break
-                if value <= 1000:
-                    value = value * 10 + x - _D0
-            if c == _OK and value > 1000:
-                c = _BAD_CONTEXT
-            code[i] = c
-            if c == _OK:
-                streak[i] = value
+            c, over[i] = _hand_groups(data, s, e, concealed[i], declared[i], byte_class, byte_value)
+            code[i] = c if c == _OK else _hand_fault(data, s, e, c)
 
 
-# --------------------------------------------------------------------------- validate's predicates
+def _context_rows(w_data, w_off, w_valid, sd_data, sd_off, sd_valid, se_data, se_off, se_valid, ro_data, ro_off,
+                  ro_valid, f_data, f_off, f_valid, st_data, st_off, st_valid, cl_data, cl_off, cl_valid, meta, order,
+                  words, byte_class, byte_value, byte_wind, require_win, concealed, declared, win, self_drawn, seat,
+                  round_wind, flowers, streak, closing, over, codes, any_code, code, suspect):
+    """The other fields of N rows, each row's first fault, and whether ``validate`` may flag it.
 
-
-@jit_parallel
-def _suspect_kernel(concealed, declared, win, seat, round_wind, streak, closing, code, require_win, suspect):
-    """Rows with ``code == 0`` that :func:`fastscore.batch.validate` would flag (its checks, row by row)."""
+    Each string column (RECORD_KEYS order, hand excepted) comes as three
+    arrays: UTF-8 bytes, offsets (N + 1,) (int32 or int64, one type for all)
+    and validity bitmap (empty: no nulls); ``meta`` (8, 2) int64 gives per
+    column whether it is read here (1: a string column) and its bitmap's bit
+    offset.  Outputs are the :class:`HandBatch` columns.  ``codes`` (N, 8)
+    uint8 holds the codes found already (the hand's, numeric columns') and
+    receives the others (``any_code`` (N,) uint64 is the same memory, a row
+    a word); ``code`` (N,) gets each row's first fault in ``order``,
+    ``suspect`` (N,) whether ``validate`` may flag a row that parsed
+    (``over``: a concealed count passed 4).  A faulty row's outputs are
+    partial.  Compiled twice: :data:`_context_parallel`, :data:`_context_serial`.
+    """
     n = code.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         held = np.zeros(N_KINDS, dtype=np.int64)
+        stamp = np.full(N_KINDS, -1, dtype=np.int64)
         for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            if code[i] != _OK:
-                continue
-            bad = False
-            w = int(win[i])
-            if w < -1 or w >= N_KINDS or seat[i] > 3 or round_wind[i] > 3 or streak[i] < 0 or streak[i] > 1000:
-                bad = True
-            if require_win and w < 0:
-                bad = True
-            total = 0
-            for t in range(N_KINDS):
-                held[t] = concealed[i, t]
-                total += held[t]
-            exposed = False
-            for k in range(MAX_DECLARED):
-                kind = int(declared[i, k, 0])
-                tile = int(declared[i, k, 1])
-                if kind == 0:
-                    continue
-                total += 3
-                if kind < 0 or kind > 4 or tile < 0 or tile >= N_KINDS:
-                    bad = True
-                    continue
-                if kind == _SHEUNG:
-                    if tile >= 27 or tile % 9 > 6:
-                        bad = True
-                        continue
-                    held[tile] += 1
-                    held[tile + 1] += 1
-                    held[tile + 2] += 1
-                elif kind == _PONG:
-                    held[tile] += 3
+            if meta[_WIN_COL, 0]:
+                s, e = _span(w_off, w_valid, meta[_WIN_COL, 1], i)
+                if s == e:  # null or empty
+                    codes[i, _WIN_COL] = WIN_MISSING if require_win else _OK
                 else:
-                    held[tile] += 4
-                if kind != _CONCEALED_GONG:
-                    exposed = True
-            if total != 16 or (closing[i] and exposed):
-                bad = True
-            if 0 <= w < N_KINDS:
-                held[w] += 1
-            for t in range(N_KINDS):
-                if held[t] > 4:
-                    bad = True
-            suspect[i] = bad
+                    c, x = _win(w_data, s, e, byte_class, byte_value)
+                    codes[i, _WIN_COL] = c
+                    win[i] = x
+            if meta[_SELF_DRAWN, 0]:
+                s, e = _span(sd_off, sd_valid, meta[_SELF_DRAWN, 1], i)
+                if s < e:
+                    codes[i, _SELF_DRAWN], self_drawn[i] = _flag(sd_data, s, e, words)
+            if meta[_SEAT, 0]:
+                s, e = _span(se_off, se_valid, meta[_SEAT, 1], i)
+                if s < e:
+                    codes[i, _SEAT], seat[i] = _wind(se_data, s, e, byte_wind)
+            if meta[_ROUND, 0]:
+                s, e = _span(ro_off, ro_valid, meta[_ROUND, 1], i)
+                if s < e:
+                    codes[i, _ROUND], round_wind[i] = _wind(ro_data, s, e, byte_wind)
+            if meta[_FLOWERS, 0]:
+                s, e = _span(f_off, f_valid, meta[_FLOWERS, 1], i)
+                if s < e:
+                    codes[i, _FLOWERS], flowers[i] = _flowers(f_data, s, e)
+            if meta[_STREAK, 0]:
+                s, e = _span(st_off, st_valid, meta[_STREAK, 1], i)
+                if s < e:
+                    codes[i, _STREAK], streak[i] = _streak(st_data, s, e)
+            if meta[_CLOSING, 0]:
+                s, e = _span(cl_off, cl_valid, meta[_CLOSING, 1], i)
+                if s < e:
+                    codes[i, _CLOSING], closing[i] = _flag(cl_data, s, e, words)
+            first = _OK
+            if any_code[i] != 0:  # the row's 8 codes as one word
+                for j in range(order.shape[0]):
+                    if codes[i, order[j]] != _OK:
+                        first = codes[i, order[j]]
+                        break
+            code[i] = first
+            if first == _OK:
+                suspect[i] = over[i] or _suspect(concealed[i], declared[i], win[i], seat[i], round_wind[i], streak[i],
+                                                 closing[i], require_win, held, stamp, i)
+
+
+_hands_parallel = jit_parallel(_hand_rows)
+_hands_serial = jit(_hand_rows)
+_context_parallel = jit_parallel(_context_rows)
+_context_serial = jit(_context_rows)
+#: Chunks smaller than this run on the serial kernels (no thread start-up).
+PARALLEL_MIN_ROWS = 8 * _BLOCK
 
 
 # --------------------------------------------------------------------------- the wrapper
@@ -576,7 +658,18 @@ def _suspect_kernel(concealed, declared, win, seat, round_wind, streak, closing,
 _FLAG_WORDS = np.zeros((6, 5), dtype=np.uint8)
 for _j, _w in enumerate((b"true", b"yes", b"1", b"false", b"no", b"0")):
     _FLAG_WORDS[_j, : len(_w)] = np.frombuffer(_w, dtype=np.uint8)
-_NO_NULLS = np.zeros(0, dtype=np.uint8)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view, so that every buffer has one numba type (one compiled kernel)."""
+    a = a.view()
+    a.flags.writeable = False
+    return a
+
+
+_NO_BYTES = _readonly(np.zeros(0, dtype=np.uint8))
+_NO_OFF32 = _readonly(np.zeros(0, dtype=np.int32))
+_NO_OFF64 = _readonly(np.zeros(0, dtype=np.int64))
 
 
 def _schema_error(message: str) -> ValueError:
@@ -610,29 +703,131 @@ def _as_table(pa, table_or_batch):
 
 
 def _string_buffers(pa, arr):
-    """``(data, offsets, validity, bit offset)`` of a string array, as numpy views of its buffers."""
+    """``(data, offsets, validity, bit offset)`` of a string array: numpy views of its buffers.
+
+    Offsets are int32 (string) or int64 (large_string, and string_view or
+    dictionary-encoded columns, which are cast to it).
+    """
     n = len(arr)
-    if pa.types.is_null(arr.type):
-        return _NO_NULLS, np.zeros(n + 1, dtype=np.int32), np.zeros((n + 7) // 8, dtype=np.uint8), 0
+    if pa.types.is_null(arr.type):  # all null
+        return _NO_BYTES, np.zeros(n + 1, dtype=np.int32), np.zeros((n + 7) // 8, np.uint8), 0
     if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
-        arr = arr.cast(pa.large_string())  # string_view, dictionary-encoded
+        arr = arr.cast(pa.large_string())
     validity, offsets_buf, data_buf = arr.buffers()
     dtype = np.int64 if pa.types.is_large_string(arr.type) else np.int32
     offsets = np.frombuffer(offsets_buf, dtype=dtype)[arr.offset: arr.offset + n + 1]
-    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size else _NO_NULLS
+    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size else _NO_BYTES
     if validity is None or arr.null_count == 0:
-        return data, offsets, _NO_NULLS, 0
+        return data, offsets, _NO_BYTES, 0
     return data, offsets, np.frombuffer(validity, dtype=np.uint8), arr.offset
 
 
-def _numeric(pa, column, kind):
-    """Values of a bool/int/float column with nulls as 0, and the null mask."""
+def _check_columns(pa, table, require_win: bool):
+    """The columns read, each with its kind of type; raises ValueError on a bad schema."""
+    names = table.column_names
+    if "hand" not in names:
+        found = ", ".join(repr(c) for c in names) if names else "none"
+        raise _schema_error(f"no 'hand' column (found {found})")
+    kinds = {}
+    # Without require_win the winning tile is ignored (parse_record: 16-tile hands for waits).
+    for name in RECORD_KEYS:
+        if name not in names or (name == "win" and not require_win):
+            continue
+        typ = table.schema.field(name).type
+        kind = _type_kind(pa, typ)
+        if kind not in _ALLOWED[name]:
+            raise _schema_error(f"column {name!r} has type {typ}")
+        kinds[name] = kind
+    return kinds
+
+
+def _numeric_columns(pa, table, kinds, batch: HandBatch, codes: np.ndarray) -> None:
+    """Bool, integer and float columns, vectorised: values into ``batch``, faults into ``codes``.
+
+    A null reads as 0 (False), which is each field's default (``parse_record``).
+    """
     import pyarrow.compute as pc
 
-    is_null = column.is_null().to_numpy(zero_copy_only=False)
-    fill = False if kind == "bool" else 0
-    values = pc.fill_null(column, fill).to_numpy(zero_copy_only=False)
-    return values, is_null
+    for col, name in enumerate(RECORD_KEYS):
+        kind = kinds.get(name)
+        if kind not in ("bool", "int", "float"):
+            continue
+        column = table.column(name)
+        if column.null_count:
+            column = pc.fill_null(column, False if kind == "bool" else 0)
+        values = column.to_numpy()
+        target = getattr(batch, name)
+        if kind == "bool":
+            target[:] = values
+            continue
+        if name in ("self_drawn", "closing"):
+            ok = (values == 0) | (values == 1)
+        elif name in ("seat", "round"):
+            ok = (values >= 0) & (values <= 3)  # bool seats are refused by the schema check
+        elif kind == "float":
+            with np.errstate(invalid="ignore"):
+                ok = (values >= 0) & (values <= 1000) & (values == np.floor(values))  # NaN fails
+        else:
+            ok = (values >= 0) & (values <= 1000)
+        if ok.all():
+            target[:] = values
+        else:
+            target[:] = np.where(ok, values, 0)
+            codes[~ok, col] = _BAD_CONTEXT
+
+
+def _compiled_pass(pa, table, kinds, require_win: bool):
+    """Run the row kernel over ``table``: ``(batch, codes (N, 8), code (N,), suspect (N,))``.
+
+    Rows with ``code != 0`` still need the Python parser, rows with ``suspect``
+    still need :func:`fastscore.batch.validate`.
+    """
+    n = table.num_rows
+    batch = HandBatch.empty(n)
+    codes = np.zeros((n, len(RECORD_KEYS)), dtype=np.uint8)
+    code = np.zeros(n, dtype=np.uint8)
+    suspect = np.zeros(n, dtype=np.bool_)
+    if require_win and "win" not in kinds:
+        codes[:, _WIN_COL] = WIN_MISSING
+    _numeric_columns(pa, table, kinds, batch, codes)
+    strings = [name for name in RECORD_KEYS if kinds.get(name) in ("string", "null")]
+    part = table.select(strings)
+    if part.column(0).num_chunks > n // 4096 + 8:
+        part = part.combine_chunks()  # many tiny chunks: one kernel call beats thousands
+    over = np.zeros(n, dtype=np.bool_)
+    start = 0
+    for chunk in part.to_batches():  # "hand" is always among them
+        stop = start + chunk.num_rows
+        if stop == start:
+            continue
+        rows = slice(start, stop)
+        parallel = stop - start >= PARALLEL_MIN_ROWS
+        buffers = {name: _string_buffers(pa, chunk.column(name)) for name in strings}
+        data, offsets, valid, bit0 = buffers.pop("hand")
+        hand_code = np.zeros(stop - start, dtype=np.uint8)
+        (_hands_parallel if parallel else _hands_serial)(
+            _readonly(data), _readonly(offsets), _readonly(valid), bit0, _BYTE_CLASS, _BYTE_VALUE,
+            batch.concealed[rows], batch.declared[rows], hand_code, over[rows])
+        codes[rows, _HAND] = hand_code
+        # One offset type for all columns: two compiled kernels, not one per mix of string types.
+        wide = any(b[1].dtype == np.int64 for b in buffers.values())
+        no_offsets = _NO_OFF64 if wide else _NO_OFF32
+        meta = np.zeros((len(RECORD_KEYS), 2), dtype=np.int64)
+        args = []
+        for col, name in enumerate(RECORD_KEYS[1:], start=1):
+            if name in buffers:
+                data, offsets, valid, bit0 = buffers[name]
+                meta[col] = (1, bit0)
+                args += [_readonly(data), _readonly(offsets.astype(no_offsets.dtype, copy=False)), _readonly(valid)]
+            else:
+                args += [_NO_BYTES, no_offsets, _NO_BYTES]
+        (_context_parallel if parallel else _context_serial)(
+            *args, meta, _PARSE_ORDER, _FLAG_WORDS, _BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND, require_win,
+            batch.concealed[rows], batch.declared[rows], batch.win[rows], batch.self_drawn[rows], batch.seat[rows],
+            batch.round[rows], batch.flowers[rows], batch.streak[rows], batch.closing[rows], over[rows], codes[rows],
+            codes[rows].view(np.uint64)[:, 0], code[rows], suspect[rows])
+        start = stop
+    return batch, codes, code, suspect
 
 
 def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
@@ -680,97 +875,25 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     import pyarrow as pa
 
     table = _as_table(pa, table_or_batch)
-    names = table.column_names
-    if "hand" not in names:
-        found = ", ".join(repr(c) for c in names) if names else "none"
-        raise _schema_error(f"no 'hand' column (found {found})")
-    # Without require_win the winning tile is ignored (parse_record: 16-tile hands for waits).
-    present = [k for k in RECORD_KEYS if k in names and (require_win or k != "win")]
-    kinds = {}
-    for name in present:
-        kind = _type_kind(pa, table.schema.field(name).type)
-        if kind not in _ALLOWED[name]:
-            raise _schema_error(f"column {name!r} has type {table.schema.field(name).type}")
-        kinds[name] = kind
-    table = table.select(present)
-    n = table.num_rows
-    if n == 0:
+    kinds = _check_columns(pa, table, require_win)
+    table = table.select(list(kinds))
+    if table.num_rows == 0:
         return HandBatch.from_records([], require_win=require_win)
+    batch, _, code, suspect = _compiled_pass(pa, table, kinds, require_win)
 
-    batch = HandBatch.empty(n)
-    codes = {name: np.zeros(n, dtype=np.uint8) for name in RECORD_KEYS}
-    if "win" not in present and require_win:
-        codes["win"][:] = WIN_MISSING
-
-    # String columns: the kernels, chunk by chunk (chunks aligned across columns).
-    strings = [k for k in present if kinds[k] in ("string", "null")]
-    if strings:
-        part = table.select(strings)
-        if part.column(0).num_chunks > n // 4096 + 8:
-            part = part.combine_chunks()  # many tiny chunks: one kernel call beats thousands
-        start = 0
-        for record_batch in part.to_batches():
-            stop = start + record_batch.num_rows
-            if stop == start:
-                continue
-            for name in strings:
-                args = _string_buffers(pa, record_batch.column(name))
-                code = codes[name][start:stop]
-                if name == "hand":
-                    _hands_kernel(*args, batch.concealed[start:stop], batch.declared[start:stop], code)
-                elif name == "win":
-                    _wins_kernel(*args, require_win, batch.win[start:stop], code)
-                elif name == "flowers":
-                    _flowers_kernel(*args, batch.flowers[start:stop], code)
-                elif name in ("seat", "round"):
-                    _winds_kernel(*args, getattr(batch, name)[start:stop], code)
-                elif name in ("self_drawn", "closing"):
-                    _flags_kernel(*args, _FLAG_WORDS, getattr(batch, name)[start:stop], code)
-                else:
-                    _streaks_kernel(*args, batch.streak[start:stop], code)
-            start = stop
-
-    # Numeric columns: numpy, whole columns.
-    for name in present:
-        kind = kinds[name]
-        if kind not in ("bool", "int", "float"):
-            continue
-        values, is_null = _numeric(pa, table.column(name), kind)
-        target = getattr(batch, name)
-        if name in ("self_drawn", "closing"):
-            ok = np.ones(n, dtype=bool) if kind == "bool" else (values == 0) | (values == 1)
-        elif name in ("seat", "round"):
-            ok = (values >= 0) & (values <= 3)  # bool columns are refused above
-        elif kind == "float":
-            with np.errstate(invalid="ignore"):
-                ok = np.isfinite(values) & (values == np.floor(values)) & (values >= 0) & (values <= 1000)
-        else:
-            ok = (values >= 0) & (values <= 1000)
-        ok |= is_null
-        target[:] = np.where(ok & ~is_null, values, 0).astype(target.dtype)
-        codes[name][~ok] = _BAD_CONTEXT
-
-    # The first fault in parse_record's order.
-    code = codes["hand"]
-    for name in ("win", "flowers", "self_drawn", "seat", "round", "streak", "closing"):
-        code = np.where(code == 0, codes[name], code)
-
-    # Rows the kernels flag: the Python parser gives their values, code and message.
+    # Hand parsed, winning tile null or empty: parse_record's own message, without a re-parse.
     missing_win = np.flatnonzero(code == WIN_MISSING)
     if missing_win.size:
         _reset_rows(batch, missing_win)
         batch.error[missing_win] = ErrorCode.BAD_WIN
         for i in missing_win.tolist():
             batch.messages[i] = f"row {i}: record has no winning tile 'win'"
-    flagged = np.flatnonzero((code != 0) & (code != WIN_MISSING))
+    # Other faults: the Python parser gives the row's values, code and message.
+    flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:
         records = table.take(pa.array(flagged)).to_pylist()
         _copy_rows(batch, flagged, HandBatch.from_records(records, require_win=require_win))
-
-    # validate, on the rows its predicates flag.
-    suspect = np.zeros(n, dtype=np.bool_)
-    _suspect_kernel(batch.concealed, batch.declared, batch.win, batch.seat, batch.round, batch.streak,
-                    batch.closing, code, require_win, suspect)
+    # validate, on the rows its checks may flag.
     rows = np.flatnonzero(suspect)
     if rows.size:
         sub = batch.take(rows)

@@ -1,0 +1,362 @@
+"""batch_from_arrow agrees with HandBatch.from_records, row for row (fastscore/fastparse.py).
+
+Every test builds a pyarrow table, parses it with the compiled path and with
+the Python path on ``table.to_pylist()``, and compares every column (values
+and dtypes), every error code and every message.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from conformance import load
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import ready_hands, winning_hands
+
+from fastscore.batch import RECORD_KEYS, HandBatch, _flag, _streak
+from fastscore.fastparse import DEFER, WIN_MISSING, _compiled_pass, batch_from_arrow
+from fastscore.tiles import TILE_NAMES, ErrorCode, HandError, parse_flowers, parse_hand, parse_tile, parse_wind
+
+COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
+
+
+def assert_same(table, require_win: bool = True) -> HandBatch:
+    """Parse ``table`` both ways and require identical batches."""
+    fast = batch_from_arrow(table, require_win=require_win)
+    present = [k for k in RECORD_KEYS if k in table.column_names]
+    slow = HandBatch.from_records(table.select(present).to_pylist(), require_win=require_win)
+    assert len(fast) == len(slow) == table.num_rows
+    for name in COLUMNS:
+        a, b = getattr(fast, name), getattr(slow, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        bad = np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1)) if len(a) else []
+        assert not len(bad), f"{name} differs on rows {list(bad)[:5]}: {table.slice(int(bad[0]), 1).to_pylist()}"
+    assert fast.messages == slow.messages
+    return fast
+
+
+# --------------------------------------------------------------------------- strategies
+
+GRAMMAR = ["1", "2", "3", "5", "7", "8", "9", "0", "m", "p", "s", "z", "f", "E", "S", "W", "N", "Wh", "G", "R",
+           "h", "[", "]", "(", ")", " ", " ", "\t", "\x1c", "x", "123m", "456p", "789s", "11z", "EEE", "[123m]",
+           "[555z]", "[7777p]", "(9999s)", "[EEE]", "(WhWhWhWh)", "[1m2m3m]", "RR", "\u3000", "é"]
+grammar_text = st.lists(st.sampled_from(GRAMMAR), max_size=24).map("".join)
+
+
+@st.composite
+def mutated_hands(draw):
+    """A valid hand with a few characters inserted, deleted or replaced: near misses of every kind."""
+    hand, _, _ = draw(winning_hands())
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(hand)))
+        op = draw(st.sampled_from(["insert", "delete", "replace"]))
+        piece = draw(st.sampled_from(GRAMMAR))
+        if op == "insert":
+            hand = hand[:i] + piece + hand[i:]
+        elif op == "delete":
+            hand = hand[:i] + hand[i + 1:]
+        else:
+            hand = hand[:i] + piece + hand[i + 1:]
+    return hand
+
+
+hand_texts = st.one_of(
+    winning_hands().map(lambda h: h[0]),
+    ready_hands().map(lambda h: h[0]),
+    mutated_hands(),
+    grammar_text,
+    st.text(max_size=30),
+    st.none(),
+)
+win_texts = st.one_of(
+    st.sampled_from(list(TILE_NAMES) + ["E", "Wh", "R", " 5p ", "\t9s\x1f", "1f", "5 p", "11m", "0m", "8z", "",
+                                        "  ", "W h", "Whh", "m", "5", "[5p]", "５p"]),
+    grammar_text.map(lambda s: s[:6]),
+    st.text(max_size=4),
+    st.none(),
+)
+flower_texts = st.one_of(
+    st.lists(st.integers(1, 8), unique=True, max_size=8).map(lambda ns: "".join(f"{n}f" for n in ns)),
+    st.sampled_from(["", " ", "1f5f", "15f", "1f 5f", "\t1f\x1c5f ", "9f", "0f", "1f1f", "11f", "f1", "1ff",
+                     "1f f", "12", "1f\u30005f", "1F"]),
+    st.lists(st.sampled_from(list("0123456789f ")), max_size=8).map("".join),
+    st.text(max_size=5),
+    st.none(),
+)
+FLAG_STRINGS = ["true", "false", "True", " yes ", "NO", "1", "0", "", " ", "maybe", "2", "tru e", "\x1ctrue\x1f",
+                "\u00a0true", "ｔrue", "YES\n"]
+WIND_STRINGS = ["E", "S", "W", "N", "", "e", "X", "E ", "ES", "Wh", "É"]
+STREAK_STRINGS = ["0", "3", " 12 ", "\t7\n", "+3", "1_0", "-1", "1000", "1001", "00000000000000000001", "", " ",
+                  "٣", "3.0", "\x1c3", "99999999999999999999999", "7\x85"]
+
+# Per column: Arrow type -> strategy of values.
+COLUMN_KINDS = {
+    "win": {"string": win_texts},
+    "flowers": {"string": flower_texts},
+    "self_drawn": {
+        "bool": st.one_of(st.none(), st.booleans()),
+        "string": st.one_of(st.none(), st.sampled_from(FLAG_STRINGS), st.text(max_size=5)),
+        "int": st.one_of(st.none(), st.integers(-2, 3)),
+    },
+    "seat": {
+        "string": st.one_of(st.none(), st.sampled_from(WIND_STRINGS), st.text(max_size=2)),
+        "int": st.one_of(st.none(), st.integers(-1, 5)),
+    },
+    "streak": {
+        "int": st.one_of(st.none(), st.integers(-5, 1005), st.sampled_from([2**40, -(2**40)])),
+        "float": st.one_of(st.none(), st.floats(), st.sampled_from([0.0, -0.0, 3.0, 3.5, 1000.0, 1001.0])),
+        "string": st.one_of(st.none(), st.sampled_from(STREAK_STRINGS), st.text(max_size=4)),
+    },
+}
+COLUMN_KINDS["closing"] = COLUMN_KINDS["self_drawn"]
+COLUMN_KINDS["round"] = COLUMN_KINDS["seat"]
+ARROW_TYPES = {"bool": pa.bool_(), "int": pa.int64(), "float": pa.float64()}
+
+
+@st.composite
+def tables(draw):
+    """A table of random records: random columns present, each of a random Arrow type."""
+    large = draw(st.booleans())
+    string_type = pa.large_string() if large else pa.string()
+    fields = [pa.field("hand", string_type)]
+    value_strategies = [hand_texts]
+    for name in RECORD_KEYS[1:]:
+        if draw(st.integers(0, 4)) == 0:
+            continue  # column absent
+        kind = draw(st.sampled_from(sorted(COLUMN_KINDS[name])))
+        fields.append(pa.field(name, string_type if kind == "string" else ARROW_TYPES[kind]))
+        value_strategies.append(COLUMN_KINDS[name][kind])
+    rows = draw(st.lists(st.tuples(*value_strategies), min_size=1, max_size=12))
+    columns = [pa.array([row[j] for row in rows], type=f.type) for j, f in enumerate(fields)]
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
+
+
+@st.composite
+def valid_tables(draw):
+    """Winning hands with their context, as a player's file would hold them."""
+    hands = draw(st.lists(winning_hands(), min_size=1, max_size=6))
+    records = [dict(hand=h, win=w, **ctx) for h, w, ctx in hands]
+    return pa.Table.from_pylist(records)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@given(tables(), st.booleans())
+def test_random_tables_agree(table, require_win):
+    assert_same(table, require_win)
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(valid_tables())
+def test_winning_hands_agree(table):
+    fast = assert_same(table)
+    assert (fast.error == 0).all(), fast.messages
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.lists(ready_hands(), min_size=1, max_size=6))
+def test_ready_hands_agree(hands):
+    table = pa.Table.from_pylist([dict(hand=h, **ctx) for h, ctx in hands])
+    fast = assert_same(table, require_win=False)
+    assert (fast.error == 0).all() and (fast.win == -1).all()
+
+
+@given(tables(), st.integers(0, 12), st.integers(0, 12))
+def test_sliced_tables_agree(table, start, length):
+    assert_same(table.slice(start, length) if start < table.num_rows else table.slice(0, length))
+
+
+@given(tables(), st.lists(st.integers(0, 12), max_size=4))
+def test_chunked_tables_agree(table, cuts):
+    """A table in several chunks (slices of one column set, so chunk offsets differ) and as a RecordBatch."""
+    bounds = sorted({0, table.num_rows, *(c for c in cuts if c < table.num_rows)})
+    chunked = pa.concat_tables([table.slice(a, b - a) for a, b in zip(bounds, bounds[1:])])
+    assert_same(chunked)
+    assert_same(chunked.combine_chunks().to_batches()[0])
+
+
+def _python_code(parse, value) -> int:
+    try:
+        parse(value)
+    except HandError as exc:
+        return int(exc.code)
+    return 0
+
+
+def _python_win(text):
+    if text is None or text == "":
+        return
+    if text.strip().endswith("f"):
+        raise HandError(ErrorCode.BAD_WIN, "a flower")
+    try:
+        parse_tile(text)
+    except HandError as exc:
+        raise HandError(ErrorCode.BAD_WIN, str(exc)) from None
+
+
+PYTHON_FIELDS = {
+    "hand": parse_hand,
+    "win": _python_win,
+    "flowers": lambda v: parse_flowers(v or ""),
+    "self_drawn": lambda v: _flag(v, "self_drawn"),
+    "seat": lambda v: parse_wind(v or "E", "seat"),
+    "streak": _streak,
+}
+
+
+@given(st.lists(st.one_of(grammar_text, st.text(max_size=20), st.sampled_from(FLAG_STRINGS + STREAK_STRINGS)),
+                min_size=1, max_size=20))
+def test_kernel_codes_mirror_the_python_parser(texts):
+    """Column by column, the kernel reports the Python parser's own code (DEFER: it lets Python decide)."""
+    table = pa.table({name: pa.array(texts, type=pa.string()) for name in PYTHON_FIELDS})
+    _, codes, _, _ = _compiled_pass(pa, table, {name: "string" for name in PYTHON_FIELDS}, True)
+    for col, name in enumerate(RECORD_KEYS):
+        if name not in PYTHON_FIELDS:
+            continue
+        for i, text in enumerate(texts):
+            got = int(codes[i, col])
+            if got == DEFER:
+                assert not text.isascii() or name == "streak", (name, text)
+                continue
+            want = _python_code(PYTHON_FIELDS[name], text)
+            if name == "win" and text == "":
+                want = WIN_MISSING
+            assert got == want, (name, text)
+
+
+# --------------------------------------------------------------------------- fixed cases
+
+
+def test_conformance_hands_agree():
+    cases = [c["case"] for c in load("score_cases.jsonl")]
+    table = pa.Table.from_pylist(cases)
+    fast = assert_same(table)
+    assert (fast.error == 0).all(), fast.messages
+    assert_same(table.drop_columns(["win"]), require_win=False)
+    assert_same(table.cast(pa.schema([pa.field(f.name, pa.large_string() if f.type == pa.string() else f.type)
+                                      for f in table.schema])))
+
+
+def test_waits_conformance_hands_agree():
+    cases = [c["case"] if "case" in c else c for c in load("waits_cases.jsonl")]
+    records = [{k: v for k, v in case.items() if k in RECORD_KEYS} for case in cases]
+    assert_same(pa.Table.from_pylist(records), require_win=False)
+
+
+@pytest.mark.parametrize("hand", [
+    "11m99m77p11s9s EE RR 333p",  # section 8 example
+    "12 3m", "[12 3m]", "123m]", "[123m", "[[123m]]", "([123m])", "(123m)", "[1234m]", "[789s1p]", "[8m9m1p]",
+    "[EEE] [111z] (WhWhWhWh) [1m2m3m] 11m", "[123m][123m][123m][123m][123m][123m]", "", "   ", "\x1c",
+    "11m99m77p11s9s EE RR 333p 1f", "0m", "8z", "9z", "Wh", "Whh", "WWh", "s", "1", "1E", "11111111111111111m",
+    "1111111111111111m", "[EFG]", "[]", "()", "( 1111m )", "[ 123m]", "[1 23m]", "[1m 2m3m]",
+])
+def test_notation_corner_cases_agree(hand):
+    assert_same(pa.table({"hand": [hand, hand], "win": ["9s", None]}))
+
+
+def test_nulls_agree():
+    table = pa.table({
+        "hand": ["11m99m77p11s9s EE RR 333p", None, "11m99m77p11s9s EE RR 333p", "11m99m77p11s9s EE RR 333p"],
+        "win": [None, "9s", "9s", ""],
+        "self_drawn": [None, True, True, None],
+        "seat": [None, "S", "", "N"],
+        "round": pa.array([None, None, None, None], type=pa.string()),
+        "flowers": [None, "1f", "", None],
+        "streak": pa.array([None, 1, 2, None], type=pa.int32()),
+        "closing": pa.array([None] * 4, type=pa.null()),
+    })
+    fast = assert_same(table)
+    assert fast.error.tolist() == [5, 1, 0, 5]
+    assert_same(table, require_win=False)
+
+
+def test_sliced_columns_with_nulls_agree():
+    hands = pa.array([None, "123m", "11m99m77p11s9s EE RR 333p", None, "11m99m77p11s9s EE RR 333p"] * 7)
+    wins = pa.array(["9s", None, "9s", "1m", "Wh"] * 7, type=pa.large_string())
+    table = pa.table({"hand": hands, "win": wins})
+    for start in range(9):
+        assert_same(table.slice(start, 17))
+        assert_same(pa.table({"hand": hands.slice(start, 20), "win": wins.slice(start + 3, 20)}))
+
+
+def test_many_small_chunks_agree():
+    cases = [c["case"] for c in load("score_cases.jsonl")][:200]
+    table = pa.concat_tables([pa.Table.from_pylist(cases[i:i + 1]) for i in range(len(cases))])
+    assert table.column("hand").num_chunks == 200
+    assert_same(table)
+
+
+def test_csv_style_strings_agree():
+    table = pa.table({
+        "hand": ["11m99m77p11s9s EE RR 333p"] * 6,
+        "win": ["9s"] * 6,
+        "self_drawn": ["true", "False", " yes ", "0", "", "maybe"],
+        "seat": ["E", "S", "W", "N", "", "X"],
+        "round": ["S", "", "E", "E", "N", "E"],
+        "flowers": ["1f5f", "15f", "1f 5f", "", "9f", "1f"],
+        "streak": ["0", "3", " 12 ", "", "1001", "+2"],
+        "closing": ["0", "no", "1", "TRUE", "", "no"],
+    })
+    fast = assert_same(table)
+    assert fast.flowers.tolist()[:4] == [17, 17, 17, 0]
+
+
+def test_numeric_context_columns_agree():
+    table = pa.table({
+        "hand": ["11m99m77p11s9s EE RR 333p"] * 5,
+        "win": ["9s"] * 5,
+        "self_drawn": pa.array([0, 1, 2, None, 1], type=pa.int8()),
+        "seat": pa.array([0, 3, 4, None, 1], type=pa.uint8()),
+        "round": pa.array([1, 2, 3, 0, None], type=pa.int64()),
+        "streak": pa.array([0.0, 2.0, 2.5, float("nan"), None], type=pa.float64()),
+        "closing": pa.array([False, True, None, True, False]),
+    })
+    assert_same(table)
+
+
+def test_dictionary_and_view_strings_agree():
+    cases = [c["case"] for c in load("score_cases.jsonl")][:100]
+    table = pa.Table.from_pylist(cases)
+    encoded = table.set_column(0, "hand", table.column("hand").dictionary_encode())
+    assert_same(encoded)
+    if hasattr(pa, "string_view"):
+        assert_same(table.set_column(0, "hand", table.column("hand").cast(pa.string_view())))
+
+
+def test_mixed_offset_types_agree():
+    """string and large_string columns side by side (one offset type per kernel call)."""
+    cases = [c["case"] for c in load("score_cases.jsonl")][:300]
+    table = pa.Table.from_pylist(cases)
+    for wide in (["hand"], ["win", "flowers"], ["hand", "seat"]):
+        assert_same(table.cast(pa.schema([pa.field(f.name, pa.large_string() if f.name in wide else f.type)
+                                          for f in table.schema])).slice(7))
+
+
+def test_empty_table():
+    fast = assert_same(pa.table({"hand": pa.array([], type=pa.string())}))
+    assert len(fast) == 0
+
+
+def test_unused_columns_are_ignored():
+    assert_same(pa.table({"id": [1], "hand": ["11m99m77p11s9s EE RR 333p"], "win": ["9s"], "note": [b"x"]}))
+
+
+@pytest.mark.parametrize("table, match", [
+    (pa.table({"win": ["9s"]}), "no 'hand' column"),
+    (pa.table({"hand": [1]}), "column 'hand' has type int64"),
+    (pa.table({"hand": ["1m"], "seat": [True]}), "column 'seat' has type bool"),
+    (pa.table({"hand": ["1m"], "flowers": [15]}), "column 'flowers' has type int64"),
+    (pa.table({"hand": ["1m"], "streak": [[1]]}), "column 'streak' has type list"),
+])
+def test_bad_schema_raises_with_expected_columns(table, match):
+    with pytest.raises(ValueError, match=match) as info:
+        batch_from_arrow(table)
+    assert "expected columns: hand (string, required" in str(info.value)
+
+
+def test_not_arrow_raises():
+    with pytest.raises(TypeError, match="pyarrow Table or RecordBatch"):
+        batch_from_arrow([{"hand": "123m"}])
