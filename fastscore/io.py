@@ -273,7 +273,9 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             yield chunk
 
 
-def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+def _parquet_tables(path, chunk_rows: int, start_row: int):
+    """The hand-record columns of a Parquet file as pyarrow Tables of exactly ``chunk_rows`` rows (the last shorter)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     with pq.ParquetFile(path) as pf:
@@ -287,17 +289,26 @@ def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]
         if not groups:
             return
         # Batches may end at row-group boundaries; re-chunk to exactly chunk_rows.
-        chunk: list = []
+        pending: list = []
+        pending_rows = 0
         for record_batch in pf.iter_batches(batch_size=chunk_rows, columns=columns, row_groups=groups):
             if start_row:
                 skip = min(start_row, record_batch.num_rows)
                 record_batch, start_row = record_batch.slice(skip), start_row - skip
-            chunk.extend(record_batch.to_pylist())
-            while len(chunk) >= chunk_rows:
-                yield chunk[:chunk_rows]
-                chunk = chunk[chunk_rows:]
-        if chunk:
-            yield chunk
+            pending.append(record_batch)
+            pending_rows += record_batch.num_rows
+            while pending_rows >= chunk_rows:
+                table = pa.Table.from_batches(pending)
+                yield table.slice(0, chunk_rows)
+                rest = table.slice(chunk_rows)
+                pending, pending_rows = rest.to_batches(), rest.num_rows
+        if pending_rows:
+            yield pa.Table.from_batches(pending)
+
+
+def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+    for table in _parquet_tables(path, chunk_rows, start_row):
+        yield table.to_pylist()
 
 
 def _renumber(batch: HandBatch, offset: int) -> None:
@@ -341,6 +352,16 @@ def iter_batches(
         As :func:`read_records`: the file as a whole cannot be used.
     """
     offset = start_row
+    if file_format(path) == "parquet":
+        # Notation strings are parsed by the compiled parser straight from the Arrow buffers.
+        from .fastparse import batch_from_arrow
+
+        for table in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
+            batch = batch_from_arrow(table, require_win=require_win)
+            _renumber(batch, offset)
+            offset += table.num_rows
+            yield batch
+        return
     for records in read_records(path, chunk_rows, start_row=start_row):
         batch = HandBatch.from_records(records, require_win=require_win)
         for i, record in enumerate(records):
