@@ -825,7 +825,7 @@ class ResultWriter:
         if self.format == "parquet":
             import pyarrow.parquet as pq
 
-            pq.write_table(data, self._temp)
+            pq.write_table(data, self._temp, compression="none")  # a temporary part: speed over size
         else:
             self._temp.write_bytes(data)
         os.replace(self._temp, path)
