@@ -61,6 +61,14 @@ def _streak(value) -> int:
     return n
 
 
+def _missing_as(value, default):
+    """``default`` for a missing field (None, or an empty CSV cell); any other value as given.
+
+    Not ``value or default``: that read ``False``, ``0.0`` and ``[]`` as East without a word.
+    """
+    return default if value is None or (isinstance(value, str) and value == "") else value
+
+
 def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     """Parse one hand record into column values.
 
@@ -105,8 +113,8 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
         declared,
         win,
         _flag(record.get("self_drawn", False), "self_drawn"),
-        parse_wind(record.get("seat", "E") or "E", "seat"),
-        parse_wind(record.get("round", "E") or "E", "round"),
+        parse_wind(_missing_as(record.get("seat"), "E"), "seat"),
+        parse_wind(_missing_as(record.get("round"), "E"), "round"),
         flowers,
         _streak(record.get("streak", 0)),
         _flag(record.get("closing", False), "closing"),
