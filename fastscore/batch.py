@@ -298,6 +298,45 @@ class HandBatch:
         validate(batch, require_win=win is not None)
         return batch
 
+    @classmethod
+    def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
+        """Build a batch from a pyarrow Table or RecordBatch of hand records (:data:`RECORD_KEYS` columns).
+
+        Notation strings are parsed by the compiled parser of :mod:`fastscore.fastparse`
+        (same results and messages as :meth:`from_records`).
+        """
+        from .fastparse import batch_from_arrow
+
+        return batch_from_arrow(table, require_win=require_win)
+
+    @classmethod
+    def from_structured(cls, array, *, require_win: bool = True) -> "HandBatch":
+        """Build a batch from a numpy structured array.
+
+        Either record fields (``hand`` and optionally the other :data:`RECORD_KEYS`,
+        strings / numbers as in a record), or array fields as taken by
+        :meth:`from_arrays` (``concealed`` of shape (34,) per row, and optionally
+        ``declared`` (5, 2), ``win``, ``self_drawn``, ``seat``, ``round``,
+        ``flowers``, ``streak``, ``closing``).
+
+        Raises
+        ------
+        ValueError
+            If ``array`` has neither a ``hand`` nor a ``concealed`` field.
+        """
+        array = np.asarray(array)
+        names = array.dtype.names or ()
+        if "hand" in names:
+            import pyarrow as pa
+
+            columns = {k: array[k].tolist() if array[k].dtype.kind in "OUS" else array[k] for k in RECORD_KEYS if k in names}
+            return cls.from_arrow(pa.table(columns), require_win=require_win)
+        if "concealed" in names:
+            fields = {k: array[k] for k in ("declared", "win", "self_drawn", "seat", "round", "flowers", "streak",
+                                            "closing") if k in names}
+            return cls.from_arrays(array["concealed"], fields.pop("declared", None), fields.pop("win", None), **fields)
+        raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
+
     def take(self, rows) -> "HandBatch":
         """A new batch (a copy) of the given rows (index array or slice), messages renumbered."""
         sub = {name: np.array(getattr(self, name)[rows]) for name in ("concealed", "declared", "win", "self_drawn",

@@ -523,6 +523,36 @@ def _arrow_schema(kind: str, with_input: bool):
     return pa.schema(fields)
 
 
+def _result_table(result, kind: str, schema, inputs=None):
+    import pyarrow as pa
+
+    if kind == "score":
+        columns = _score_columns(result, inputs is not None)
+        shape = result.shape
+        columns["shape"] = pa.DictionaryArray.from_arrays(
+            pa.array(np.where(shape < 0, 0, shape).astype(np.int8), mask=shape < 0),
+            pa.array(SHAPE_NAMES, pa.string()),
+        )
+    else:
+        columns = _waits_columns(result)
+    arrays = []
+    for field in schema:
+        if inputs is not None and field.name in RECORD_KEYS:
+            value = inputs[field.name]
+        else:
+            value = columns[field.name]
+        if isinstance(value, np.ndarray):
+            value = np.ascontiguousarray(value)
+        arrays.append(value if isinstance(value, pa.Array) else pa.array(value, type=field.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def result_table(result, kind: str = "score"):
+    """A :class:`~fastscore.BatchResult` (``kind="score"``) or :class:`~fastscore.WaitsResult`
+    (``kind="waits"``) as a pyarrow Table with the Parquet output schema of ``fastscore batch``."""
+    return _result_table(result, kind, _arrow_schema(kind, False))
+
+
 class _ParquetSink:
     """A Parquet file written in row groups of :data:`ROW_GROUP_ROWS` rows (the last may be
     shorter), whatever the sizes of the tables given: the same rows make the same bytes."""
@@ -710,27 +740,7 @@ class ResultWriter:
         return _csv_text(zip(*cells))
 
     def _parquet_table(self, result, inputs):
-        import pyarrow as pa
-
-        if self.kind == "score":
-            columns = _score_columns(result, self.with_input)
-            shape = result.shape
-            columns["shape"] = pa.DictionaryArray.from_arrays(
-                pa.array(np.where(shape < 0, 0, shape).astype(np.int8), mask=shape < 0),
-                pa.array(SHAPE_NAMES, pa.string()),
-            )
-        else:
-            columns = _waits_columns(result)
-        arrays = []
-        for field in self._schema:
-            if inputs is not None and field.name in RECORD_KEYS:
-                value = inputs[field.name]
-            else:
-                value = columns[field.name]
-            if isinstance(value, np.ndarray):
-                value = np.ascontiguousarray(value)
-            arrays.append(value if isinstance(value, pa.Array) else pa.array(value, type=field.type))
-        return pa.Table.from_arrays(arrays, schema=self._schema)
+        return _result_table(result, self.kind, self._schema, inputs)
 
     # ----------------------------------------------------------------------- parts (resumable writing)
 

@@ -110,6 +110,12 @@ class BatchResult:
     error: np.ndarray
     messages: dict
 
+    def to_arrow(self):
+        """The result as a pyarrow Table, with the Parquet output schema of ``fastscore batch``."""
+        from .io import result_table
+
+        return result_table(self, "score")
+
     def __len__(self) -> int:
         return self.payout.shape[0]
 

@@ -100,6 +100,12 @@ class WaitsResult:
     error: np.ndarray
     messages: dict
 
+    def to_arrow(self):
+        """The result as a pyarrow Table, with the Parquet output schema of ``fastscore waits-batch``."""
+        from .io import result_table
+
+        return result_table(self, "waits")
+
     def __len__(self) -> int:
         return self.mask.shape[0]
 
