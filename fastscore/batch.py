@@ -19,7 +19,6 @@ from .tiles import (
     MAX_DECLARED,
     N_KINDS,
     TILE_NAMES,
-    WINDS,
     ErrorCode,
     HandError,
     SetKind,
@@ -439,8 +438,3 @@ def validate(batch: HandBatch, *, require_win: bool = True) -> None:
                "Closing declared with an exposed set (Closing needs a concealed hand)")
     if require_win:
         _flag_rows(batch, batch.win < 0, ErrorCode.BAD_WIN, "no winning tile")
-
-
-def describe_context(seat: int, round_wind: int) -> str:
-    """``'seat S, round E'`` for messages and tables."""
-    return f"seat {WINDS[seat]}, round {WINDS[round_wind]}"

@@ -1,13 +1,10 @@
-"""Kernels that find the interpretations of a hand (RULES.md section 3) and its waits (section 7).
+"""Kernels that recognise the shapes of a hand (RULES.md section 3) and find its waits (section 7).
 
 All functions are numba kernels over ``(34,) int64`` count vectors; they assume
-valid input (at most 4 of a kind) and never allocate, except where stated.
-
-A standard decomposition is stored per tile: ``eyes`` (the eyes tile index),
-``pongs[t]`` (0/1, a concealed pong of tile t) and ``sheungs[t]`` (0-4 concealed
-sheungs starting at tile t).  Decompositions come out in the RULES.md 9.13 order:
-their groups written as sorted tile-index tuples, compared lexicographically.
-Number suits are looked up in the per-suit tables of :mod:`fastscore.tables`.
+valid input (at most 4 of a kind) and never allocate.  The standard shape is
+looked up in the per-suit tables of :mod:`fastscore.tables` (its
+decompositions are enumerated by :func:`fastscore.kernel.interpret_hand`);
+Nico Nico, 13 Orphans and 16 Orphans are checked directly.
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .tables import COMPLETE_EYES, COMPLETE_SETS, EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
+from .tables import COMPLETE_EYES, COMPLETE_SETS, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
 
 N_KINDS = 34
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
@@ -468,64 +465,4 @@ def count_waits(counts16, n_declared, held16, suit_info):
     while mask:
         mask &= mask - 1
         n += 1
-    return n
-
-
-@jit
-def _unpack(word, base, slot, eyes_out, pongs_out, sheungs_out):
-    e = (word >> EYES_SHIFT) & 15
-    if e:
-        eyes_out[slot] = base + e - 1
-    for i in range(9):
-        pongs_out[slot, base + i] = (word >> (PONG_SHIFT + i)) & 1
-    for i in range(7):
-        sheungs_out[slot, base + i] = (word >> (SHEUNG_SHIFT + 3 * i)) & 7
-
-
-@jit
-def standard_decompositions(counts, tables, eyes_out, pongs_out, sheungs_out):
-    """Every standard decomposition of ``counts`` into sets and one eyes, in 9.13 order.
-
-    The product of the per-suit decomposition lists of :mod:`fastscore.tables`
-    (characters outermost), with the honours' pongs and eyes fixed.
-
-    Parameters
-    ----------
-    counts : (34,) int64
-        Concealed tiles with the winning tile.
-    tables : tuple
-        :func:`fastscore.tables.suit_tables`.
-    eyes_out : (M,) int64; pongs_out, sheungs_out : (M, 34) int64
-        Filled with the first M decompositions.
-
-    Returns
-    -------
-    int
-        Number of decompositions written (at most M).
-    """
-    suit_info, dec_offset, dec_words = tables
-    if not is_standard(counts, suit_info):
-        return 0
-    c0 = suit_code(counts, 0)
-    c1 = suit_code(counts, 9)
-    c2 = suit_code(counts, 18)
-    honour_eyes_tile = -1
-    for t in range(27, 34):
-        if counts[t] == 2:
-            honour_eyes_tile = t
-    cap = eyes_out.shape[0]
-    n = 0
-    for a in range(dec_offset[c0], dec_offset[c0 + 1]):
-        for b in range(dec_offset[c1], dec_offset[c1 + 1]):
-            for c in range(dec_offset[c2], dec_offset[c2 + 1]):
-                if n == cap:
-                    return n
-                eyes_out[n] = honour_eyes_tile
-                _unpack(dec_words[a], 0, n, eyes_out, pongs_out, sheungs_out)
-                _unpack(dec_words[b], 9, n, eyes_out, pongs_out, sheungs_out)
-                _unpack(dec_words[c], 18, n, eyes_out, pongs_out, sheungs_out)
-                for t in range(27, 34):
-                    pongs_out[n, t] = 1 if counts[t] == 3 else 0
-                    sheungs_out[n, t] = 0
-                n += 1
     return n

@@ -62,7 +62,7 @@ from .evaluate import (
     suit_word,
     totals,
 )
-from .tables import N_PONGS_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
