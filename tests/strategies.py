@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -130,3 +132,17 @@ def random_hands(draw):
     tiles = draw(st.lists(st.integers(0, 33), min_size=17, max_size=17))
     assume(max(Counter(tiles).values()) <= 4)
     return _hand_text(tiles[1:], []), TILE_NAMES[tiles[0]], draw(context(True))
+
+
+def counts(text: str) -> np.ndarray:
+    """``(34,) int64`` counts of Tenhou notation such as ``'123m55z'`` (any number of tiles)."""
+    out = np.zeros(34, dtype=np.int64)
+    digits: list[int] = []
+    for ch in text:
+        if ch.isdigit():
+            digits.append(int(ch))
+            continue
+        for d in digits:
+            out[{"m": 0, "p": 9, "s": 18, "z": 27}[ch] + d - 1] += 1
+        digits = []
+    return out

@@ -20,26 +20,12 @@ import pytest
 
 from fastscore.enumerate import FULL_SPACE_SIZE, HAND_TILES, enumerate_hands, space, space_size
 from fastscore.tables import POW5
+from strategies import counts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Sum of prod C(4, count) over the full space: complete 17-tile draws from the 136 tiles.
 FULL_MULTIPLICITY = 1_554_490_175_889_888
 SUIT_BASE = {"m": 0, "p": 9, "s": 18}
-
-
-def counts(text: str) -> np.ndarray:
-    """``(34,)`` counts of Tenhou notation such as ``'123m55z'``."""
-    out = np.zeros(34, dtype=np.int64)
-    digits: list[int] = []
-    for ch in text:
-        if ch.isdigit():
-            digits.append(int(ch))
-            continue
-        base = {"m": 0, "p": 9, "s": 18, "z": 27}[ch]
-        for d in digits:
-            out[base + d - 1] += 1
-        digits = []
-    return out
 
 
 #: Base-5 weights of the 27 number kinds (a code fits int64: 5**27 < 2**63) and of the 7 honours.

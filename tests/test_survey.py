@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 import fastscore
 import reference
+from strategies import counts
 from fastscore.cli import app
 from fastscore.enumerate import enumerate_hands
 from fastscore.rules import ROW_IDS
@@ -39,20 +40,6 @@ from fastscore.tiles import TILE_NAMES, SetKind, format_counts, format_set
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "fastscore" / "rules.toml"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def counts(text: str) -> np.ndarray:
-    """``(34,)`` counts of Tenhou notation such as ``'123m55z'``."""
-    out = np.zeros(34, dtype=np.int64)
-    digits: list[int] = []
-    for ch in text:
-        if ch.isdigit():
-            digits.append(int(ch))
-            continue
-        for d in digits:
-            out[{"m": 0, "p": 9, "s": 18, "z": 27}[ch] + d - 1] += 1
-        digits = []
-    return out
 
 
 #: Small spaces: (suits, honours, fixed tiles).
