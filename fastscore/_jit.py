@@ -7,6 +7,8 @@ machine code from ``__pycache__`` instead of compiling it again.  Set
 
 from __future__ import annotations
 
+import types
+
 import numba
 
 __all__ = ["jit", "jit_parallel", "prange"]
@@ -20,5 +22,16 @@ def jit(func):
 
 
 def jit_parallel(func):
-    """Like :func:`jit`, with ``parallel=True`` for kernels that ``prange`` over hands."""
-    return numba.njit(cache=True, nogil=True, parallel=True)(func)
+    """Like :func:`jit`, with ``parallel=True`` for kernels that ``prange`` over hands.
+
+    The function is compiled as a renamed twin (``<name>_parallel``): numba's
+    disk cache names its entries by function, not by compile flags, so the
+    same function compiled both serial and parallel would otherwise load
+    whichever build was cached first.
+    """
+    twin = types.FunctionType(func.__code__, func.__globals__, f"{func.__name__}_parallel", func.__defaults__,
+                              func.__closure__)
+    twin.__qualname__ = f"{func.__qualname__}_parallel"
+    twin.__module__ = func.__module__
+    twin.__doc__ = func.__doc__
+    return numba.njit(cache=True, nogil=True, parallel=True)(twin)
