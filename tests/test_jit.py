@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from fastscore import fastparse, kernel, waits
+from fastscore import fastparse, kernel
+from fastscore.waits import waits_kernel, waits_kernel_serial
 
 
 @pytest.mark.parametrize(
     "serial, parallel",
     [
         (kernel.score_kernel_serial, kernel.score_kernel),
-        (waits.waits_kernel_serial, waits.waits_kernel),
+        (waits_kernel_serial, waits_kernel),
         (fastparse._hands_serial, fastparse._hands_parallel),
         (fastparse._context_serial, fastparse._context_parallel),
     ],
