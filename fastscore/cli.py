@@ -13,6 +13,7 @@ Commands::
     fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--chunk-rows N]
     fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
                      [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
+                     [--dask ADDRESS|local:N]
 
 Invalid input (a bad hand, tile, context value, rule table or file) prints
 the message to stderr and exits with status 2.  A hand that does not win is a
@@ -624,6 +625,18 @@ def _dask_client(address: str):
         _fail(f"--dask {address}: cannot reach the Dask scheduler ({exc})")
 
 
+@contextlib.contextmanager
+def _dask_session(address: str):
+    """The client of ``--dask ADDRESS`` (and its LocalCluster, for ``local:N``), with the scheduler,
+    worker count and dashboard link printed on stderr; both closed at the end."""
+    client, cluster = _dask_client(address)
+    with client, cluster if cluster is not None else contextlib.nullcontext():
+        info = client.scheduler_info()
+        typer.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
+                   f"dashboard {client.dashboard_link}", err=True)
+        yield client
+
+
 def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
               rules: Path | None, chunk_rows: int, progress: bool | None) -> None:
     """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
@@ -642,13 +655,9 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         fdask.plan_partitions(input, chunk_rows)  # a bad INPUT fails here, before any cluster starts
     except (ImportError, ValueError, OSError) as exc:
         _fail(str(exc))
-    client, cluster = _dask_client(address)
     import distributed
 
-    with client, cluster if cluster is not None else contextlib.nullcontext():
-        info = client.scheduler_info()
-        typer.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
-                   f"dashboard {client.dashboard_link}", err=True)
+    with _dask_session(address) as client:
         summary = _ScoreSummary() if kind == "score" else _WaitsSummary()
         job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
         show = progress if progress is not None else sys.stderr.isatty()
@@ -702,6 +711,7 @@ def survey(
     honours: Honours = True,
     chunk_rows: SurveyChunkRows = 1 << 16,
     progress: Progress = None,
+    dask: DaskAddress = None,
 ) -> None:
     """Tally rows, shapes, Chicken, illegal wins and payouts over every complete concealed
     standard hand (118,856,487 count vectors), or over --sample N random winning hands.
@@ -709,18 +719,33 @@ def survey(
     Writes OUTPUT/report.md with payout and row-frequency plots (and a comparison
     with --compare) and OUTPUT/survey.parquet with the exact tallies; prints the
     ten most frequent rows and the wall time.
+
+    With --dask the hands are cut into ranges of 2,097,152, one task each,
+    and the workers' exact tallies are added up: the same report as on one machine.
     """
+    from .survey import plan_survey
     from .survey import survey as run_survey
 
     table = _rule_table(rules)
     other = _rule_table(compare) if compare is not None else None
     show = progress if progress is not None else sys.stderr.isatty()
+    options = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
+                   compare=other, sample=sample, seed=seed, suits=suits, honours=honours, chunk_rows=chunk_rows)
     try:
-        result = run_survey(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
-                            compare=other, sample=sample, seed=seed, suits=suits, honours=honours,
-                            chunk_rows=chunk_rows, progress=show)
+        if dask is None:
+            result = run_survey(**options, progress=show)
+        else:
+            plan_survey(**options)  # bad options fail here, before any cluster starts
+            from . import dask as fdask
+            import distributed
+
+            with _dask_session(dask) as client:
+                try:
+                    result = fdask.survey(client=client, progress=show, **options)
+                except distributed.KilledWorker as exc:
+                    _fail(str(exc))
         page = result.report(output)
-    except (ValueError, OSError) as exc:
+    except (ImportError, ValueError, OSError) as exc:
         _fail(str(exc))
     console = _console()
     console.print(f"hands: {result.hands:,}  scorings: {result.scorings:,}  wall time: {result.seconds:.1f} s  "

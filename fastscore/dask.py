@@ -11,6 +11,11 @@ zero-padded to one width, so that any reader's name order is the input
 order), one result row per input row, in input order, with exactly the schema
 of the single-machine job's Parquet output.
 
+:func:`survey` cuts the survey's hands (the enumerated space, or the
+sample) into ranges of ``partition_hands``; each task tallies its range with
+:func:`fastscore.survey.survey_range` and returns exact integer tallies, which
+the client adds up: the same result as the single-machine survey.
+
 Fault tolerance is Dask's: a task lost with its worker is run again on
 another worker; a part is written under a hidden name and renamed when
 complete, so a rerun replaces a lost attempt and a reader never sees half a
@@ -29,9 +34,10 @@ processes of a machine; each job first loads (or compiles) them on every
 worker (:func:`warm_workers`).  A worker process runs one kernel call at a time,
 on numba's thread pool; by default each task uses its machine's cores divided
 by the worker processes on that machine (``kernel_threads``), so that one
-process per machine or one per core both use every core once.  Parsing the
-hand records is Python and holds the GIL: give workers one Dask thread each
-(``--nthreads 1``) and several processes per machine.
+process per machine or one per core both use every core once.  The hand
+records are parsed by the compiled parser (:mod:`fastscore.fastparse`), and
+the kernels of one process run one at a time: give workers one Dask thread
+each (``--nthreads 1``).
 
 Importing :mod:`fastscore` never imports Dask; this module does, and raises
 an ``ImportError`` naming the extra when Dask is missing.
@@ -66,6 +72,7 @@ from .batch import RECORD_KEYS, HandBatch
 from .kernel import PARALLEL_MIN_ROWS
 from .rules import RuleTable, resolve_rules
 from .score import score_batch
+from .survey import SurveyPart, SurveyPlan, SurveyResult, Tally, plan_survey, survey_range
 from .waits import waits_batch
 
 __all__ = [
@@ -76,6 +83,7 @@ __all__ = [
     "local_cluster",
     "plan_partitions",
     "score_parquet",
+    "survey",
     "waits_parquet",
     "warm_workers",
 ]
@@ -84,6 +92,9 @@ __all__ = [
 #: seconds of reading, parsing and scoring per task against about 20 ms of fixed cost
 #: (scheduling, opening the input, writing a part; bench/test_bench_dask.py).
 DEFAULT_PARTITION_ROWS = io.DEFAULT_CHUNK_ROWS
+#: Source hands per survey task: 57 tasks over the 118,856,487 hands of the whole space, each a few
+#: seconds of scoring (about 9 scorings per hand with ``win="uniform"``) and under 200 MB of memory.
+DEFAULT_SURVEY_PARTITION = 1 << 21
 
 _PROCESS = {"score": score_batch, "waits": waits_batch}
 
@@ -286,8 +297,9 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
     with pq.ParquetFile(part.path) as pf:
         columns = [k for k in RECORD_KEYS if k in pf.schema_arrow.names]
         table = pf.read_row_groups(list(part.row_groups), columns=columns)
-    records = table.slice(part.skip, part.rows).to_pylist()
-    batch = HandBatch.from_records(records, require_win=require_win)
+    from .fastparse import batch_from_arrow  # the compiled parser, as io.iter_batches uses for Parquet
+
+    batch = batch_from_arrow(table.slice(part.skip, part.rows), require_win=require_win)
     io._renumber(batch, part.offset)
     return batch
 
@@ -347,6 +359,8 @@ def _warm(rules: RuleTable | None = None) -> float:
                 result = process(many, table)
             with io.open_writer(Path(folder) / f"{kind}.parquet", kind) as writer:
                 writer.write(result, 0)
+    with _KERNEL_LOCK:  # the survey's own kernels (enumeration, expansion, tallies) on the 42 all-honours hands
+        survey_range(plan_survey(suits="", rules=table), 0, 42)
     return time.perf_counter() - start
 
 
@@ -569,3 +583,102 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
     return _run_job("waits", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress,
                     kernel_threads=kernel_threads, warm=warm)
+
+
+def _survey_task(plan: SurveyPlan, start: int, stop: int, kernel_threads=None) -> SurveyPart:
+    """Tally source rows ``start .. stop - 1`` of a survey (a Dask task); no state outside its arguments."""
+    with _KERNEL_LOCK, _numba_threads(kernel_threads):
+        return survey_range(plan, start, stop)
+
+
+def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, progress: bool = False,
+           kernel_threads: int | None = None, warm: bool = True, **options) -> SurveyResult:
+    """:func:`fastscore.survey.survey` on a Dask cluster: one task per range of the hands, tallies summed.
+
+    The space (or the sample) is cut into ranges of ``partition_hands``
+    source hands; each task enumerates (or draws) and scores its range with
+    :func:`fastscore.survey.survey_range`, exactly as the single-machine
+    survey does, and returns its integer tallies, which are added up here.
+    The result is identical to ``fastscore.survey.survey(**options)`` for any
+    cluster, partition size or order of completion; only ``seconds`` differs.
+
+    Parameters
+    ----------
+    client : distributed.Client, optional
+        The cluster; default the current default client or, when there is
+        none, this process (the same tasks one after another).
+    partition_hands : int
+        Source hands per task (:data:`DEFAULT_SURVEY_PARTITION`).
+    progress : bool
+        A progress bar (hands) on stderr.
+    kernel_threads : int, optional
+        numba threads per task, as in :func:`score_parquet`.
+    warm : bool
+        On a cluster, first load the kernels on every worker (:func:`warm_workers`).
+    **options
+        The keyword arguments of :func:`fastscore.survey.survey` (context,
+        ``win``, ``rules``, ``compare``, ``sample``/``seed``, ``suits``,
+        ``honours``, ``fixed``, ``chunk_rows``), checked here before any task
+        is sent; the rule tables travel with every task.
+
+    Returns
+    -------
+    SurveyResult
+        ``seconds`` is the wall time of the tasks (after warming the workers).
+
+    Raises
+    ------
+    ValueError
+        Bad ``partition_hands`` or any error of :func:`fastscore.survey.survey`'s options.
+    distributed.KilledWorker
+        A task's worker died more than ``distributed.scheduler.allowed-failures`` times.
+
+    Examples
+    --------
+    >>> from distributed import Client                                      # doctest: +SKIP
+    >>> from fastscore.dask import local_cluster, survey
+    >>> with local_cluster(2) as cluster, Client(cluster) as client:
+    ...     result = survey(client=client, suits="s")
+    >>> result.hands
+    26414
+    """
+    if isinstance(partition_hands, bool) or not isinstance(partition_hands, int) or partition_hands < 1:
+        raise ValueError(f"partition_hands must be a positive integer, got {partition_hands!r}")
+    plan = plan_survey(**options)
+    ranges = [(a, min(a + partition_hands, plan.size)) for a in range(0, plan.size, partition_hands)]
+    if client is None:
+        client = _default_client()
+    from tqdm import tqdm
+
+    total = SurveyPart(compare=Tally() if plan.other is not None else None)
+    bar = tqdm(total=plan.size, unit=" hands", unit_scale=True, disable=not progress, dynamic_ncols=True,
+               desc="survey")
+    try:
+        if client is None:
+            start = time.perf_counter()
+            for a, b in ranges:
+                total += _survey_task(plan, a, b, kernel_threads)
+                bar.update(b - a)
+        else:
+            if warm:
+                warm_workers(client, plan.table)
+            if kernel_threads is None:
+                kernel_threads = kernel_threads_by_host(client)
+            token = uuid.uuid4().hex[:12]
+            start = time.perf_counter()
+            futures = {
+                client.submit(_survey_task, plan, a, b, kernel_threads, key=f"fastscore-survey-{token}-{i}",
+                              pure=False): b - a
+                for i, (a, b) in enumerate(ranges)
+            }
+            try:
+                for future in distributed.as_completed(list(futures), loop=client.loop):
+                    total += future.result()
+                    bar.update(futures[future])
+                    future.release()
+            except BaseException:
+                client.cancel(list(futures))
+                raise
+    finally:
+        bar.close()
+    return plan.result(total, time.perf_counter() - start)

@@ -245,7 +245,8 @@ def _fill(first_row, shapes, shape_mult, first, combos, sizes, start, hands, mul
 
 
 def enumerate_hands(
-    *, suits: str = "mps", honours: bool = True, fixed=None, chunk_rows: int = 1 << 20
+    *, suits: str = "mps", honours: bool = True, fixed=None, chunk_rows: int = 1 << 20, start: int = 0,
+    stop: int | None = None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every complete concealed standard 17-tile hand, in chunks (RULES.md sections 2, 3).
 
@@ -265,6 +266,10 @@ def enumerate_hands(
     chunk_rows : int
         Hands per chunk (the last one may be shorter).  Memory is about
         ``42 * chunk_rows`` bytes per chunk.
+    start, stop : int
+        Only hands ``start .. stop - 1`` of the space (default: all), in the
+        same order: ranges cut anywhere and joined give the whole space, so
+        that a job can split the enumeration into independent tasks.
 
     Yields
     ------
@@ -277,7 +282,7 @@ def enumerate_hands(
     Raises
     ------
     ValueError
-        Bad ``suits``, ``fixed`` or ``chunk_rows`` (raised at the call, not at the first ``next``).
+        Bad ``suits``, ``fixed``, ``chunk_rows`` or range (raised at the call, not at the first ``next``).
 
     Examples
     --------
@@ -287,13 +292,19 @@ def enumerate_hands(
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
     sp = space(suits=suits, honours=honours, fixed=fixed)
-    return _chunks(sp, int(chunk_rows))
-
-
-def _chunks(sp: Space, chunk_rows: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     total = len(sp)
-    for first_row in range(0, total, chunk_rows):
-        k = min(chunk_rows, total - first_row)
+    stop = total if stop is None else stop
+    for name, value in (("start", start), ("stop", stop)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= total:
+            raise ValueError(f"{name} must be an integer in 0 .. {total} (the space's size), got {value!r}")
+    if start > stop:
+        raise ValueError(f"start ({start}) must not be after stop ({stop})")
+    return _chunks(sp, int(chunk_rows), int(start), int(stop))
+
+
+def _chunks(sp: Space, chunk_rows: int, start: int, stop: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    for first_row in range(start, stop, chunk_rows):
+        k = min(chunk_rows, stop - first_row)
         hands = np.empty((k, N_KINDS), dtype=np.uint8)
         mult = np.empty(k, dtype=np.int64)
         _fill(first_row, sp.shapes, sp.shape_mult, sp.first, sp.combos, sp.sizes, sp.start, hands, mult)

@@ -58,7 +58,10 @@ from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, resolve_rules
 from .score import score_batch
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandError, parse_flowers, parse_tile, parse_wind
 
-__all__ = ["WEIGHTINGS", "SHAPE_KEYS", "Tally", "SurveyResult", "survey", "plot_payout", "plot_rows", "plot_compare"]
+__all__ = [
+    "WEIGHTINGS", "SHAPE_KEYS", "Tally", "SurveyResult", "SurveyPlan", "SurveyPart", "survey", "plan_survey",
+    "survey_range", "plot_payout", "plot_rows", "plot_compare",
+]
 
 #: The two weightings of every tally (first axis of its arrays).
 WEIGHTINGS = ("unweighted", "weighted")
@@ -130,6 +133,15 @@ class Tally:
         paid = sum(p * v for p, v in enumerate(hist))
         count = sum(hist[1:]) if legal_only else int(self.total[w])
         return paid / count if count else 0.0
+
+    def merge(self, other: "Tally") -> None:
+        """Add ``other``'s tallies into this one (exact: integer sums)."""
+        self.total += other.total
+        self.rows += other.rows
+        self.shapes += other.shapes
+        self.chicken += other.chicken
+        self.illegal += other.illegal
+        self.add_payout(np.arange(other.payout.shape[1]), other.payout)
 
     def equal(self, other: "Tally") -> bool:
         """Every tally identical (histograms compared up to trailing zeros)."""
@@ -756,6 +768,88 @@ def survey(
     >>> result.hands, result.row_frequency()["all_honours"]
     (42, 1.0)
     """
+    plan = plan_survey(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=rules,
+                       compare=compare, sample=sample, seed=seed, suits=suits, honours=honours, fixed=fixed,
+                       chunk_rows=chunk_rows)
+    from tqdm import tqdm
+
+    scorings = _Scorings(plan.ctx)
+    _warm_up(scorings, plan.table, plan.other)
+    start = time.perf_counter()
+    with tqdm(total=plan.size, unit=" hands", unit_scale=True, disable=not progress, file=sys.stderr,
+              dynamic_ncols=True, desc="survey") as bar:
+        part = survey_range(plan, 0, plan.size, on_chunk=bar.update, _scorings=scorings)
+    return plan.result(part, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class SurveyPlan:
+    """A checked survey: everything :func:`survey_range` needs, picklable (it travels with Dask tasks).
+
+    Made by :func:`plan_survey`.  ``size`` is the number of source rows
+    (hands of the space, or sampled hands) that ranges ``start .. stop`` index.
+    """
+
+    ctx: _Context
+    table: RuleTable
+    other: RuleTable | None
+    unit: int
+    size: int
+    context: dict
+    sample: int | None
+    seed: int
+    suits: str
+    honours: bool
+    fixed: np.ndarray | None
+    chunk_rows: int
+
+    def result(self, part: "SurveyPart", seconds: float = 0.0) -> SurveyResult:
+        """The :class:`SurveyResult` of the whole plan from the sum of its range parts."""
+        return SurveyResult(self.context, part.hands, part.scorings, self.unit, part.multiplicity, part.tally,
+                            part.compare, part.change if self.other is not None else None, seconds)
+
+
+@dataclass
+class SurveyPart:
+    """Integer tallies of one range of a survey; parts add up (in any order) to the whole survey."""
+
+    hands: int = 0
+    scorings: int = 0
+    multiplicity: int = 0
+    tally: Tally = field(default_factory=Tally)
+    compare: Tally | None = None
+    change: np.ndarray = field(default_factory=lambda: np.zeros((2, 3), dtype=np.int64))
+
+    def __iadd__(self, other: "SurveyPart") -> "SurveyPart":
+        self.hands += other.hands
+        self.scorings += other.scorings
+        self.multiplicity += other.multiplicity
+        self.tally.merge(other.tally)
+        if other.compare is not None:
+            if self.compare is None:
+                self.compare = Tally()
+            self.compare.merge(other.compare)
+        self.change += other.change
+        return self
+
+
+def plan_survey(
+    *,
+    self_drawn: bool = False,
+    seat="E",
+    round="E",
+    flowers: str = "",
+    win="uniform",
+    rules=None,
+    compare=None,
+    sample: int | None = None,
+    seed: int = 0,
+    suits: str = "mps",
+    honours: bool = True,
+    fixed=None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> SurveyPlan:
+    """Check the options of :func:`survey` (same parameters, same errors) and load the rule tables."""
     win_tile = _win_tile(win)
     ctx = _Context(bool(self_drawn), parse_wind(seat, "seat"), parse_wind(round, "round"),
                    sum(1 << (n - 1) for n in parse_flowers(flowers)), win_tile)
@@ -777,42 +871,61 @@ def survey(
         if suits != "mps" or not honours or fixed is not None:
             raise ValueError("sample= draws from sample_winning; suits, honours and fixed restrict only the exhaustive space")
         unit = SAMPLE_UNIT if win_tile < 0 else 1
-        total_hands = int(sample)
-        chunks = _sample_chunks(int(sample), seed, int(chunk_rows))
+        size = int(sample)
     else:
         unit = HAND_TILES if win_tile < 0 else 1
-        total_hands = space_size(suits=suits, honours=honours, fixed=fixed)
-        chunks = _space_chunks(suits, honours, fixed, int(chunk_rows))
+        size = space_size(suits=suits, honours=honours, fixed=fixed)
+    return SurveyPlan(ctx, table, other, unit, size, context, None if sample is None else int(sample), int(seed),
+                      suits, bool(honours), None if fixed is None else np.asarray(fixed), int(chunk_rows))
 
-    from tqdm import tqdm
 
-    result = SurveyResult(context, 0, 0, unit, 0, Tally(), Tally() if other is not None else None,
-                          np.zeros((2, 3), dtype=np.int64) if other is not None else None)
+def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _scorings=None) -> SurveyPart:
+    """Score and tally source rows ``start .. stop - 1`` of ``plan`` (hands of the space or of the sample).
+
+    The exact integer tallies of disjoint ranges add up to those of their
+    union, whatever the cut, chunk size or thread count: :func:`survey` runs
+    one range over everything, :func:`fastscore.dask.survey` one task per range.
+
+    Parameters
+    ----------
+    plan : SurveyPlan
+    start, stop : int
+        ``0 <= start <= stop <= plan.size``.
+    on_chunk : callable, optional
+        Called with the number of source rows of each chunk done (a progress bar's ``update``).
+
+    Returns
+    -------
+    SurveyPart
+    """
+    if not 0 <= start <= stop <= plan.size:
+        raise ValueError(f"range {start} .. {stop} is not inside 0 .. {plan.size}")
+    ctx, win_tile = plan.ctx, plan.ctx.win_tile
+    part = SurveyPart(compare=Tally() if plan.other is not None else None)
     change_acc = np.zeros((_STRIPES, 2, 3), dtype=np.int64)
-    scorings = _Scorings(ctx)
-    _warm_up(scorings, table, other)
-    start = time.perf_counter()
-    with tqdm(total=total_hands, unit=" hands", unit_scale=True, disable=not progress, file=sys.stderr,
-              dynamic_ncols=True, desc="survey") as bar:
-        for full, multiplicity, declared in chunks:
-            n_concealed = full.sum(axis=1, dtype=np.int64)
-            share = unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
-            batch, w_unweighted, w_weighted = scorings.batch(full, multiplicity, share, declared)
-            held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
-            result.hands += len(full) if win_tile < 0 else int(held.sum())
-            result.multiplicity += int(multiplicity[held].sum())
-            result.scorings += len(batch)
-            scored = score_batch(batch, table)
-            _tally(result.tally, scored, w_unweighted, w_weighted)
-            if other is not None:
-                scored_other = score_batch(batch, other)
-                _tally(result.compare, scored_other, w_unweighted, w_weighted)
-                _change_kernel(scored.payout, scored_other.payout, w_unweighted, w_weighted, change_acc)
-            bar.update(len(full))
-    if other is not None:
-        result.payout_change = change_acc.sum(axis=0)
-    result.seconds = time.perf_counter() - start
-    return result
+    scorings = _scorings if _scorings is not None else _Scorings(ctx)
+    if plan.sample is not None:
+        chunks = _sample_chunks(plan.seed, start, stop, plan.chunk_rows)
+    else:
+        chunks = _space_chunks(plan.suits, plan.honours, plan.fixed, start, stop, plan.chunk_rows)
+    for full, multiplicity, declared in chunks:
+        n_concealed = full.sum(axis=1, dtype=np.int64)
+        share = plan.unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
+        batch, w_unweighted, w_weighted = scorings.batch(full, multiplicity, share, declared)
+        held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
+        part.hands += len(full) if win_tile < 0 else int(held.sum())
+        part.multiplicity += int(multiplicity[held].sum())
+        part.scorings += len(batch)
+        scored = score_batch(batch, plan.table)
+        _tally(part.tally, scored, w_unweighted, w_weighted)
+        if plan.other is not None:
+            scored_other = score_batch(batch, plan.other)
+            _tally(part.compare, scored_other, w_unweighted, w_weighted)
+            _change_kernel(scored.payout, scored_other.payout, w_unweighted, w_weighted, change_acc)
+        if on_chunk is not None:
+            on_chunk(len(full))
+    part.change = change_acc.sum(axis=0)
+    return part
 
 
 def _warm_up(scorings: _Scorings, table: RuleTable, other: RuleTable | None) -> None:
@@ -829,21 +942,20 @@ def _warm_up(scorings: _Scorings, table: RuleTable, other: RuleTable | None) -> 
     _change_kernel(scored.payout, scored.payout, w_unweighted, w_weighted, np.zeros((_STRIPES, 2, 3), dtype=np.int64))
 
 
-def _space_chunks(suits, honours, fixed, chunk_rows):
-    for hands, multiplicity in enumerate_hands(suits=suits, honours=honours, fixed=fixed, chunk_rows=chunk_rows):
+def _space_chunks(suits, honours, fixed, start, stop, chunk_rows):
+    for hands, multiplicity in enumerate_hands(suits=suits, honours=honours, fixed=fixed, chunk_rows=chunk_rows,
+                                               start=start, stop=stop):
         yield hands, multiplicity, None
 
 
-def _sample_chunks(n: int, seed: int, chunk_rows: int):
-    """``sample_winning(n, seed)`` in chunks: (concealed + winning tile, multiplicity 1, declared)."""
+def _sample_chunks(seed: int, start: int, stop: int, chunk_rows: int):
+    """Hands ``start .. stop - 1`` of ``sample_winning(.., seed)`` in chunks: (concealed + winning tile,
+    multiplicity 1, declared).  Hand i depends only on (seed, i), so chunks and ranges cut anywhere."""
     from .sample import sample_winning
 
-    for first in range(0, n, chunk_rows):
-        # Hand i depends only on (seed, i): generate the whole prefix once, then slice.
-        if first == 0:
-            batch = sample_winning(n, seed)
-        k = min(chunk_rows, n - first)
-        part = slice(first, first + k)
-        full = batch.concealed[part].copy()
-        full[np.arange(k), batch.win[part].astype(np.int64)] += 1
-        yield full, np.ones(k, dtype=np.int64), batch.declared[part]
+    for first in range(start, stop, chunk_rows):
+        k = min(chunk_rows, stop - first)
+        batch = sample_winning(k, seed, start=first)
+        full = batch.concealed.copy()
+        full[np.arange(k), batch.win.astype(np.int64)] += 1
+        yield full, np.ones(k, dtype=np.int64), batch.declared

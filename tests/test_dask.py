@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -38,21 +39,25 @@ from fastscore.dask import (
     waits_parquet,
     warm_workers,
 )
+from fastscore.dask import survey as dask_survey
+from fastscore.enumerate import enumerate_hands
+from fastscore.survey import survey
 
-SCORE_ROWS = 20_000
-WAITS_ROWS = 12_000
+SCORE_ROWS = 200_000
+WAITS_ROWS = 120_000
 FAULT_ROWS = 12_000
-ROW_GROUP = 2_000  # several partitions per file, some packed, some split
+ROW_GROUP = 20_000  # several partitions per file, some packed, some split
+FAULT_ROW_GROUP = 2_000
 BAD = {7: {"hand": "11m99m77p11s9s EE RR 333x", "win": "9s"},  # unknown letter
        SCORE_ROWS - 3: {"hand": "1111m", "win": "1m"}}         # five 1m, too few tiles
 
 
-def _write_input(path: Path, batch, bad=None) -> Path:
+def _write_input(path: Path, batch, bad=None, row_group: int = ROW_GROUP) -> Path:
     """The batch's rows as input records (io.hand_records), ``bad`` records put in at their row numbers."""
     records = io.hand_records(batch)
     for row, record in (bad or {}).items():
         records[row] = {**records[row], **record}
-    pq.write_table(pa.Table.from_pylist(records), path, row_group_size=ROW_GROUP)
+    pq.write_table(pa.Table.from_pylist(records), path, row_group_size=row_group)
     return path
 
 
@@ -77,7 +82,7 @@ def data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("dask-data")
     score_in = _write_input(folder / "winning.parquet", sample_winning(SCORE_ROWS, seed=11), BAD)
     waits_in = _write_input(folder / "ready.parquet", sample_ready(WAITS_ROWS, seed=12))
-    fault_in = _write_input(folder / "fault.parquet", sample_winning(FAULT_ROWS, seed=13))
+    fault_in = _write_input(folder / "fault.parquet", sample_winning(FAULT_ROWS, seed=13), row_group=FAULT_ROW_GROUP)
     return {
         "score_in": score_in,
         "waits_in": waits_in,
@@ -100,7 +105,7 @@ def client(data):
 
 
 def test_score_matches_single_machine(data, client, tmp_path):
-    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=5_000)
+    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=50_000)
     parts = sorted((tmp_path / "out").glob("*"))
     assert [p.name for p in done.paths] == [p.name for p in parts]  # nothing else, names sort in order
     assert len(parts) == 5 and parts[0].name == "part.0.parquet"  # row groups packed by two
@@ -115,7 +120,7 @@ def test_score_matches_single_machine(data, client, tmp_path):
 
 
 def test_waits_matches_single_machine(data, client, tmp_path):
-    done = waits_parquet(data["waits_in"], tmp_path / "out", client=client, partition_rows=4_000)
+    done = waits_parquet(data["waits_in"], tmp_path / "out", client=client, partition_rows=40_000)
     got = _dataset(done.paths)
     assert got.schema.equals(data["waits"].schema)
     assert got.equals(data["waits"])
@@ -141,7 +146,7 @@ def test_rule_table_travels_with_the_tasks(data, client, tmp_path):
 
 
 def test_without_a_client_runs_in_this_process(data, tmp_path):
-    done = score_parquet(data["score_in"], tmp_path / "out", partition_rows=12_000, with_input=True)
+    done = score_parquet(data["score_in"], tmp_path / "out", partition_rows=120_000, with_input=True)
     got = _dataset(done.paths)
     assert len(done.paths) == 2 and got.num_rows == SCORE_ROWS
     assert got.column_names[:len(fastscore.RECORD_KEYS)] == list(fastscore.RECORD_KEYS)
@@ -150,8 +155,70 @@ def test_without_a_client_runs_in_this_process(data, tmp_path):
 
 
 def test_summaries_come_back_in_partition_order(data, client, tmp_path):
-    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=5_000, summarize=len)
-    assert done.summaries == [4_000] * 5
+    done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=50_000, summarize=len)
+    assert done.summaries == [40_000] * 5
+
+
+# --------------------------------------------------------------------------- surveys
+
+#: The bamboo-and-honours space: 460,715 hands, about 2.2 million scorings with win="uniform".
+SURVEY_SPACE = dict(suits="s", honours=True)
+
+
+@pytest.fixture(scope="module")
+def house_rules(tmp_path_factory):
+    """The packaged table with concealed_hand worth 0 points."""
+    text = (Path(fastscore.__file__).parent / "rules.toml").read_text()
+    marker = 'id = "concealed_hand"\npoints = 5'
+    assert marker in text
+    path = tmp_path_factory.mktemp("house") / "house.toml"
+    path.write_text(text.replace(marker, 'id = "concealed_hand"\npoints = 0'))
+    return fastscore.load_rules(path)
+
+
+def assert_same_survey(got, want):
+    assert (got.hands, got.scorings, got.multiplicity, got.unit) == (want.hands, want.scorings, want.multiplicity,
+                                                                    want.unit)
+    assert got.context == want.context
+    assert got.tally.equal(want.tally)
+    assert (got.compare is None) == (want.compare is None)
+    if want.compare is not None:
+        assert got.compare.equal(want.compare)
+        assert np.array_equal(got.payout_change, want.payout_change)
+
+
+@pytest.fixture(scope="module")
+def single_survey(house_rules):
+    return survey(**SURVEY_SPACE, compare=house_rules, progress=False)
+
+
+def test_survey_matches_single_machine(client, single_survey, house_rules):
+    got = dask_survey(client=client, partition_hands=100_000, **SURVEY_SPACE, compare=house_rules)
+    assert single_survey.hands == 460_715
+    assert_same_survey(got, single_survey)
+    # the house table really was used on the workers: concealed_hand (5 points) never scores under it
+    assert got.row_frequency()["concealed_hand"] > 0.99 and got.row_frequency(table="compare")["concealed_hand"] == 0
+
+
+def test_survey_sample_with_a_given_tile_matches_single_machine(client):
+    options = dict(sample=200_000, seed=5, win="5p", self_drawn=True, seat="S")
+    got = dask_survey(client=client, partition_hands=30_000, **options)
+    assert_same_survey(got, survey(**options, progress=False))
+    assert 0 < got.hands < 200_000  # only the hands holding 5p
+
+
+def test_survey_without_a_client_runs_in_this_process(single_survey, house_rules):
+    got = dask_survey(partition_hands=200_000, **SURVEY_SPACE, compare=house_rules)
+    assert_same_survey(got, single_survey)
+
+
+def test_survey_argument_errors():
+    with pytest.raises(ValueError, match="partition_hands must be a positive integer"):
+        dask_survey(partition_hands=0)
+    with pytest.raises(ValueError, match="suits"):
+        dask_survey(suits="x")
+    with pytest.raises(ValueError, match="sample must be a positive number"):
+        dask_survey(sample=-1)
 
 
 # --------------------------------------------------------------------------- a worker dies mid-job
@@ -190,6 +257,35 @@ def test_worker_killed_mid_job_every_row_present_and_correct(data, tmp_path):
     assert len(done.paths) == 48 and done.rows == FAULT_ROWS
     assert got.equals(data["fault"])
     assert not list(out.glob(".*"))  # no partial files left behind
+
+
+def test_worker_killed_mid_survey_same_tallies(single_survey, house_rules):
+    killed: dict = {}
+    with local_cluster(2, dashboard_address=":0") as cluster, Client(cluster, set_as_default=False) as c:
+        warm_workers(c)
+        pids = c.run(os.getpid)
+
+        def kill_a_busy_worker():
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not killed:
+                busy = {w: keys for w, keys in c.processing().items()
+                        if any(str(k).startswith("fastscore-survey-") for k in keys)}
+                if len(busy) == 2:  # both workers are running survey tasks
+                    time.sleep(0.5)
+                    worker, keys = next(iter(busy.items()))
+                    killed.update(worker=worker, keys=list(keys))
+                    os.kill(pids[worker], signal.SIGKILL)
+                time.sleep(0.01)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        # 47 tasks of 10,000 hands, seconds in all: the kill lands with tasks running and queued.
+        got = dask_survey(client=c, partition_hands=10_000, **SURVEY_SPACE, compare=house_rules)
+        killer.join()
+        survivors = set(c.scheduler_info()["workers"])
+    assert killed, "the survey finished before a worker could be killed"
+    assert killed["worker"] not in survivors
+    assert_same_survey(got, single_survey)
 
 
 # --------------------------------------------------------------------------- planning and the output folder
@@ -286,11 +382,11 @@ def _report(stdout: str) -> list[str]:
 def test_cli_batch_on_an_existing_scheduler(data, client, tmp_path):
     runner = CliRunner()
     address = client.scheduler.address
-    args = ["batch", str(data["score_in"]), "-o", str(tmp_path / "out"), "--dask", address, "--chunk-rows", "5000"]
+    args = ["batch", str(data["score_in"]), "-o", str(tmp_path / "out"), "--dask", address, "--chunk-rows", "50000"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert f"dask: scheduler {address}, 2 workers, dashboard http" in result.stderr
-    assert "rows: 20,000  bad rows: 2" in result.stdout and "wrote" in result.stdout
+    assert f"rows: {SCORE_ROWS:,}  bad rows: 2" in result.stdout and "wrote" in result.stdout
     assert _dataset(sorted((tmp_path / "out").glob("part.*.parquet"))).equals(data["score"])
     single = runner.invoke(app, ["batch", str(data["score_in"])])  # the same summary on one machine
     assert single.exit_code == 0, single.output
@@ -306,10 +402,34 @@ def test_cli_waits_batch_on_a_local_cluster(data, tmp_path, monkeypatch):
     # check and the scheduler's bind, and distributed then warns (and leaks a socket).
     monkeypatch.setattr("fastscore.cli._dashboard_address", lambda: ":0")
     result = CliRunner().invoke(app, ["waits-batch", str(data["waits_in"]), "-o", str(tmp_path / "out"),
-                                      "--dask", "local:1", "--chunk-rows", "4000"])
+                                      "--dask", "local:1", "--chunk-rows", "40000"])
     assert result.exit_code == 0, result.output
     assert ", 1 workers, dashboard http" in result.stderr
     assert _dataset(sorted((tmp_path / "out").glob("part.*.parquet"))).equals(data["waits"])
+
+
+def test_cli_survey_on_an_existing_scheduler(client, tmp_path):
+    runner = CliRunner()
+    space = ["--suits", "p", "--no-honours", "--win", "5p", "--self-drawn", "--no-progress"]
+    on_cluster = runner.invoke(app, ["survey", "-o", str(tmp_path / "cluster"), *space,
+                                     "--dask", client.scheduler.address])
+    assert on_cluster.exit_code == 0, on_cluster.output
+    assert ", 2 workers, dashboard http" in on_cluster.stderr
+    single = runner.invoke(app, ["survey", "-o", str(tmp_path / "single"), *space])
+    assert single.exit_code == 0, single.output
+
+    def report(stdout):  # from the rows table on, without the 'wrote' line (the timing line comes before)
+        lines = stdout.splitlines()
+        first = next(i for i, line in enumerate(lines) if "top 10 rows" in line)
+        return [line for line in lines[first:] if not line.startswith("wrote")]
+
+    assert report(on_cluster.stdout) == report(single.stdout)
+    holding_5p = sum(int((hands[:, 13] > 0).sum()) for hands, _ in enumerate_hands(suits="p", honours=False))
+    assert on_cluster.stdout.startswith(f"hands: {holding_5p:,}  scorings: {holding_5p:,}  ")
+    assert pq.read_table(tmp_path / "cluster" / "survey.parquet").equals(
+        pq.read_table(tmp_path / "single" / "survey.parquet"))
+    bad = runner.invoke(app, ["survey", "-o", str(tmp_path / "bad"), "--suits", "x", "--dask", "local:x"])
+    assert bad.exit_code == 2 and "suits" in bad.stderr  # options are checked before any cluster starts
 
 
 @pytest.mark.parametrize(

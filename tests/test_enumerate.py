@@ -181,6 +181,16 @@ def test_chunk_size_does_not_change_anything():
     np.testing.assert_array_equal(mult_one, mult_many)
 
 
+def test_ranges_cut_anywhere_join_to_the_whole_space():
+    options = dict(suits="ps", honours=True, fixed=counts("5p5s7z"))
+    whole, mult_whole = collect(**options)
+    cuts = [0, 1, 999, 1000, 4321, len(whole) - 1, len(whole)]
+    parts = [collect(**options, start=a, stop=b, chunk_rows=500) for a, b in zip(cuts, cuts[1:])]
+    np.testing.assert_array_equal(np.concatenate([p[0] for p in parts]), whole)
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), mult_whole)
+    assert list(enumerate_hands(**options, start=5, stop=5)) == []
+
+
 DIGEST_SCRIPT = """
 import hashlib, sys
 import numpy as np
@@ -217,6 +227,9 @@ def test_same_hands_whatever_the_thread_count_and_chunk_size():
         (dict(fixed=np.full(34, 5)), "out of range"),
         (dict(fixed=np.full(34, 0.5)), "integer"),
         (dict(chunk_rows=0), "chunk_rows"),
+        (dict(suits="s", honours=False, start=-1), r"start must be an integer in 0 \.\. 26414"),
+        (dict(suits="s", honours=False, stop=26415), r"stop must be an integer in 0 \.\. 26414"),
+        (dict(suits="s", honours=False, start=10, stop=9), r"start \(10\) must not be after stop \(9\)"),
     ],
 )
 def test_bad_options_raise_at_the_call(options, message):

@@ -29,11 +29,14 @@ from fastscore.sample import sample_winning
 from fastscore.survey import (
     SAMPLE_UNIT,
     SHAPE_KEYS,
+    SurveyPart,
     Tally,
     plot_compare,
     plot_payout,
     plot_rows,
+    plan_survey,
     survey,
+    survey_range,
 )
 from fastscore.tiles import TILE_NAMES, SetKind, format_counts, format_set
 
@@ -220,6 +223,25 @@ def test_chunk_size_does_not_change_the_tallies():
     b = survey(**options, chunk_rows=100_000)
     assert_tally_equal(a.tally, b.tally)
     assert (a.hands, a.scorings, a.multiplicity) == (b.hands, b.scorings, b.multiplicity)
+
+
+def test_ranges_add_up_to_the_whole_survey(variant_rules):
+    """survey_range over disjoint ranges (the Dask tasks) sums to the one-range survey, compare table included."""
+    for options in (dict(**space_options(TWO_SUITS), compare=variant_rules), dict(sample=3_000, seed=9, win="5p")):
+        whole = survey(**options, progress=False)
+        plan = plan_survey(**options, chunk_rows=50)
+        cuts = [0, 1, 77, plan.size // 2, plan.size]
+        total = SurveyPart(compare=Tally() if plan.other is not None else None)
+        for a, b in zip(cuts, cuts[1:]):
+            total += survey_range(plan, a, b)
+        got = plan.result(total)
+        assert (got.hands, got.scorings, got.multiplicity) == (whole.hands, whole.scorings, whole.multiplicity)
+        assert_tally_equal(got.tally, whole.tally)
+        if plan.other is not None:
+            assert_tally_equal(got.compare, whole.compare)
+            np.testing.assert_array_equal(got.payout_change, whole.payout_change)
+    with pytest.raises(ValueError, match="not inside"):
+        survey_range(plan, 0, plan.size + 1)
 
 
 SURVEY_SCRIPT = """
