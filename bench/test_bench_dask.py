@@ -10,6 +10,12 @@ parsing, scoring and writing included), by implementation:
 ``dask_local2``  :func:`fastscore.dask.score_parquet` on a ``LocalCluster`` of two
                  worker processes with one thread each, started and warmed before timing
 
+``survey`` (hands of the space per second, each scored once per distinct
+kind it holds) tallies the bamboo-and-honours space (:data:`SURVEY_SPACE`,
+460,715 hands) with :func:`fastscore.survey.survey` (``single``), with
+:func:`fastscore.dask.survey` in this process (``inprocess``) and on the
+two-worker cluster (``dask_local2``), ranges of :data:`SURVEY_PARTITION` hands.
+
 ``partition_overhead`` runs :data:`OVERHEAD_ROWS` hands on the cluster as one
 partition per worker and as partitions of 10 rows; ``extra_info`` holds
 ``s_per_partition`` and, for the small partitions, ``overhead_ms`` = the extra
@@ -30,6 +36,8 @@ from distributed import Client
 
 from fastscore import io, score_batch, waits_batch
 from fastscore.dask import _warm, local_cluster, plan_partitions, score_parquet, waits_parquet, warm_workers
+from fastscore.dask import survey as dask_survey
+from fastscore.survey import survey
 
 N = {"score": 100_000, "waits": 50_000}
 PARTITION_ROWS = 12_500  # 8 or 4 partitions: whole ones per worker
@@ -37,6 +45,9 @@ ROUNDS = 3
 WORKERS = 2
 OVERHEAD_ROWS = 2_000
 SMALL_PARTITION = 10
+SURVEY_SPACE = dict(suits="s", honours=True)
+SURVEY_HANDS = 460_715
+SURVEY_PARTITION = 1 << 16  # 8 tasks
 
 
 def _write(path, batch, row_group: int):
@@ -87,6 +98,21 @@ def test_parquet_job(benchmark, request, inputs, tmp_path, kind, impl):
     benchmark.extra_info.update(partition_rows=PARTITION_ROWS, workers=WORKERS if impl == "dask_local2" else 1)
     run(benchmark, fn, task=f"{kind}_parquet", impl=impl, family="mixed", n=N[kind], rounds=ROUNDS,
         group=f"{kind}_parquet")
+
+
+@pytest.mark.parametrize("impl", ["single", "inprocess", "dask_local2"])
+def test_survey(benchmark, request, inputs, impl):
+    if impl == "single":
+        def fn():
+            return survey(**SURVEY_SPACE, progress=False)
+    else:
+        c = request.getfixturevalue("client") if impl == "dask_local2" else None
+
+        def fn():
+            return dask_survey(client=c, partition_hands=SURVEY_PARTITION, **SURVEY_SPACE)
+    benchmark.extra_info.update(partition_hands=SURVEY_PARTITION, workers=WORKERS if impl == "dask_local2" else 1)
+    result = run(benchmark, fn, task="survey", impl=impl, family="space_s_honours", n=SURVEY_HANDS, rounds=ROUNDS)
+    assert result.hands == SURVEY_HANDS
 
 
 @pytest.fixture(scope="module")
