@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -224,54 +225,24 @@ def test_survey_argument_errors():
 # --------------------------------------------------------------------------- a worker dies mid-job
 
 
-def test_worker_killed_mid_job_every_row_present_and_correct(data, tmp_path):
-    out = tmp_path / "out"
+@contextmanager
+def one_worker_killed(ready):
+    """A client of a fresh two-process cluster; while the block runs, one worker busy with tasks is
+    SIGKILLed as soon as ``ready(busy)`` is true (``busy``: worker -> task keys, workers with tasks only).
+
+    Yields ``(client, killed)``; ``killed`` gets ``worker`` and its ``keys`` at the kill, and
+    ``survivors`` (the workers at the end of the block).
+    """
     killed: dict = {}
+    done = threading.Event()
     with local_cluster(2, dashboard_address=":0") as cluster, Client(cluster, set_as_default=False) as c:
         warm_workers(c)
         pids = c.run(os.getpid)
 
         def kill_a_busy_worker():
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not killed:
-                if len(list(out.glob("part.*.parquet"))) >= 2:
-                    busy = {w: keys for w, keys in c.processing().items() if keys}
-                    if busy:
-                        worker, keys = next(iter(busy.items()))
-                        killed.update(worker=worker, keys=list(keys), parts=len(list(out.glob("part.*.parquet"))))
-                        os.kill(pids[worker], signal.SIGKILL)
-                time.sleep(0.01)
-
-        killer = threading.Thread(target=kill_a_busy_worker)
-        killer.start()
-        # 48 tasks of 250 rows; the sleep stretches each to >= 0.1 s, so the job lasts
-        # seconds however fast the machine, and the kill lands with tasks running and queued.
-        done = score_parquet(data["fault_in"], out, client=c, partition_rows=250,
-                             summarize=lambda result: time.sleep(0.1))
-        killer.join()
-        survivors = set(c.scheduler_info()["workers"])
-    assert killed, "the job finished before a worker could be killed"
-    assert killed["keys"] and killed["parts"] < 48
-    assert killed["worker"] not in survivors  # it really died (its nanny started a new one)
-    got = _dataset(done.paths)
-    assert len(done.paths) == 48 and done.rows == FAULT_ROWS
-    assert got.equals(data["fault"])
-    assert not list(out.glob(".*"))  # no partial files left behind
-
-
-def test_worker_killed_mid_survey_same_tallies(single_survey, house_rules):
-    killed: dict = {}
-    with local_cluster(2, dashboard_address=":0") as cluster, Client(cluster, set_as_default=False) as c:
-        warm_workers(c)
-        pids = c.run(os.getpid)
-
-        def kill_a_busy_worker():
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not killed:
-                busy = {w: keys for w, keys in c.processing().items()
-                        if any(str(k).startswith("fastscore-survey-") for k in keys)}
-                if len(busy) == 2:  # both workers are running survey tasks
-                    time.sleep(0.5)
+            while not done.is_set() and not killed:
+                busy = {w: keys for w, keys in c.processing().items() if keys}
+                if busy and ready(busy):
                     worker, keys = next(iter(busy.items()))
                     killed.update(worker=worker, keys=list(keys))
                     os.kill(pids[worker], signal.SIGKILL)
@@ -279,12 +250,45 @@ def test_worker_killed_mid_survey_same_tallies(single_survey, house_rules):
 
         killer = threading.Thread(target=kill_a_busy_worker)
         killer.start()
+        try:
+            yield c, killed
+        finally:
+            done.set()
+            killer.join()
+        killed["survivors"] = set(c.scheduler_info()["workers"])
+
+
+def test_worker_killed_mid_job_every_row_present_and_correct(data, tmp_path):
+    out = tmp_path / "out"
+    parts_at_kill = []
+
+    def two_parts_written(busy):
+        parts_at_kill.append(len(list(out.glob("part.*.parquet"))))
+        return parts_at_kill[-1] >= 2
+
+    with one_worker_killed(two_parts_written) as (c, killed):
+        # 48 tasks of 250 rows; the sleep stretches each to >= 0.1 s, so the job lasts
+        # seconds however fast the machine, and the kill lands with tasks running and queued.
+        done = score_parquet(data["fault_in"], out, client=c, partition_rows=250,
+                             summarize=lambda result: time.sleep(0.1))
+    assert killed, "the job finished before a worker could be killed"
+    assert killed["keys"] and parts_at_kill[-1] < 48
+    assert killed["worker"] not in killed["survivors"]  # it really died (its nanny started a new one)
+    got = _dataset(done.paths)
+    assert len(done.paths) == 48 and done.rows == FAULT_ROWS
+    assert got.equals(data["fault"])
+    assert not list(out.glob(".*"))  # no partial files left behind
+
+
+def test_worker_killed_mid_survey_same_tallies(single_survey, house_rules):
+    def both_workers_surveying(busy):
+        return sum(any(str(k).startswith("fastscore-survey-") for k in keys) for keys in busy.values()) == 2
+
+    with one_worker_killed(both_workers_surveying) as (c, killed):
         # 47 tasks of 10,000 hands, seconds in all: the kill lands with tasks running and queued.
         got = dask_survey(client=c, partition_hands=10_000, **SURVEY_SPACE, compare=house_rules)
-        killer.join()
-        survivors = set(c.scheduler_info()["workers"])
     assert killed, "the survey finished before a worker could be killed"
-    assert killed["worker"] not in survivors
+    assert killed["worker"] not in killed["survivors"]
     assert_same_survey(got, single_survey)
 
 
