@@ -11,9 +11,13 @@ import types
 
 import numba
 
-__all__ = ["jit", "jit_parallel", "prange"]
+__all__ = ["BatchKernel", "jit", "jit_batch", "jit_parallel", "prange", "SERIAL_MAX_ROWS"]
 
 prange = numba.prange
+
+#: Batches of at most this many rows run a :class:`BatchKernel`'s serial build: waking numba's
+#: thread pool costs about a millisecond, which is more than the work on a small batch.
+SERIAL_MAX_ROWS = 1023
 
 
 def jit(func):
@@ -35,3 +39,28 @@ def jit_parallel(func):
     twin.__module__ = func.__module__
     twin.__doc__ = func.__doc__
     return numba.njit(cache=True, nogil=True, parallel=True)(twin)
+
+
+class BatchKernel:
+    """A kernel over the rows of a batch, compiled serial and parallel; calls pick by size.
+
+    The first argument must be an array whose first axis is the rows: a
+    batch of at most :data:`SERIAL_MAX_ROWS` rows runs the serial build (a single
+    hand never starts the thread pool, nor loads the parallel build), a larger
+    one the parallel build.  Both builds are compiled lazily, on first use.
+    """
+
+    def __init__(self, func):
+        self.serial = jit(func)
+        self.parallel = jit_parallel(func)
+        self.__doc__ = func.__doc__
+        self.__name__ = func.__name__
+
+    def __call__(self, rows, *args):
+        kernel = self.parallel if rows.shape[0] > SERIAL_MAX_ROWS else self.serial
+        return kernel(rows, *args)
+
+
+def jit_batch(func) -> BatchKernel:
+    """Compile ``func`` (a loop with ``prange`` over the rows of its first argument) as a :class:`BatchKernel`."""
+    return BatchKernel(func)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._jit import jit_parallel, prange
+from ._jit import jit_batch, prange
 
 from .tiles import (
     MAX_DECLARED,
@@ -355,7 +355,7 @@ def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str)
         batch.messages[int(i)] = f"row {i}: {message}"
 
 
-@jit_parallel
+@jit_batch
 def _held_kernel(concealed, declared, win, with_win, held):
     n = concealed.shape[0]
     for i in prange(n):

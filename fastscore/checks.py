@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_parallel, prange
+from ._jit import jit_batch, prange
 from .batch import HandBatch, validate
 from .tiles import MAX_DECLARED, N_KINDS, ErrorCode, HandError
 
@@ -32,7 +32,7 @@ COLUMNS = (
 )
 
 
-@jit_parallel
+@jit_batch
 def _row_errors(concealed, declared, win, seat, round_wind, streak, closing, require_win, error):
     """First failing check of every row, in :func:`validate`'s order, as an ErrorCode (0: valid)."""
     n = concealed.shape[0]

@@ -23,3 +23,26 @@ def test_parallel_build_has_its_own_cache_entry(serial, parallel):
     assert not serial.targetoptions.get("parallel")
     assert parallel.py_func.__qualname__ == serial.py_func.__qualname__ + "_parallel"
     assert parallel._cache._cache_file._index_name != serial._cache._cache_file._index_name
+
+
+def test_batch_kernels_run_serial_on_small_batches():
+    """checks._row_errors and batch._held_kernel: a single hand must not wake the thread pool
+    (about a millisecond per call), a big batch must use it."""
+    import numpy as np
+
+    from fastscore._jit import SERIAL_MAX_ROWS, BatchKernel, prange
+
+    def double(rows, out):
+        for i in prange(rows.shape[0]):
+            out[i] = 2 * rows[i]
+
+    twice = BatchKernel(double)
+    for n in (1, SERIAL_MAX_ROWS, SERIAL_MAX_ROWS + 1):
+        rows = np.arange(n, dtype=np.int64)
+        out = np.empty(n, dtype=np.int64)
+        twice(rows, out)
+        np.testing.assert_array_equal(out, 2 * rows)
+        # compiled lazily: the parallel build exists only once a big batch has been seen
+        assert bool(twice.parallel.signatures) == (n > SERIAL_MAX_ROWS)
+    assert twice.serial.signatures and not twice.serial.targetoptions.get("parallel")
+    assert twice.parallel.targetoptions.get("parallel") is True
