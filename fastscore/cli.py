@@ -10,6 +10,7 @@ Commands::
     fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
+    fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
     fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--chunk-rows N]
     fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
                      [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
@@ -80,7 +81,8 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed for --sample.")]
 ChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Rows read, scored and written at a time.")]
 DatasetInput = Annotated[Optional[Path], typer.Argument(show_default=False,
                                                         help="Hand records: .jsonl, .csv or .parquet (columns hand, win, "
-                                                             "self_drawn, seat, round, flowers, streak, closing); with "
+                                                             "self_drawn, seat, round, flowers, streak, closing; or hands "
+                                                             "written by fastscore encode); with "
                                                              "--dask a .parquet file or a folder of them.")]
 DatasetOutput = Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False,
                                                        help="Result file: .jsonl, .csv or .parquet (default: summary "
@@ -278,11 +280,13 @@ class _ScoreSummary:
         np = self.np
         ok = result.error == 0
         self.rows += len(result)
+        bad_before = self.bad
         self.bad += int((~ok).sum())
         self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
         self.legal += int(result.legal[ok].sum())
         self.payout += int(result.payout[ok].sum(dtype=np.int64))
-        self.row_hits += (result.row_points[ok] != 0).sum(axis=0)
+        points = result.row_points if self.bad == bad_before else result.row_points[ok]
+        self.row_hits += (points != 0).view(np.uint8).sum(axis=0, dtype=np.int64)
         for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
             self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
 
@@ -566,6 +570,51 @@ def waits_batch(
     _no_folders(input, output)
     _run_batch(kind="waits", input=input, output=output, sample=sample, seed=seed, rules=rules,
                chunk_rows=chunk_rows, progress=progress, resume=resume)
+
+
+@app.command()
+def encode(
+    output: Annotated[Path, typer.Option("--output", "-o", dir_okay=False, show_default=False,
+                                         help="Encoded hands: a .parquet file.")],
+    input: Input = None,
+    waits: Annotated[bool, typer.Option("--waits", help="16-tile hands for waits-batch: no winning tile "
+                                                        "(default: hands to score, win required).")] = False,
+    sample: Sample = None,
+    seed: Seed = 0,
+    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
+) -> None:
+    """Parse INPUT once (or generate --sample N hands) and write the hands as columns
+    (tile counts, declared sets, context) to OUTPUT.
+
+    batch and waits-batch read such a file without parsing (fastscore.io.ENCODED_COLUMNS).
+    A bad record is kept as a flagged row with its message, so that the results
+    are those of INPUT.  --sample writes random winning hands, or with --waits ready ones.
+    """
+    from . import io
+
+    if (input is None) == (sample is None):
+        _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
+    try:
+        if io.file_format(output) != "parquet":
+            _fail(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
+        if input is not None and output.resolve() == input.resolve():
+            _fail(f"{output}: the output would replace the input")
+        bad = 0
+        if input is not None:
+            chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
+        else:
+            chunks = _sample_chunks("waits" if waits else "score", sample, seed, chunk_rows)
+
+        def counted():
+            nonlocal bad
+            for batch in chunks:
+                bad += int((batch.error != 0).sum())
+                yield batch
+
+        rows = io.write_encoded(counted(), output)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    typer.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")
 
 
 # --------------------------------------------------------------------------- Dask

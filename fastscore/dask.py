@@ -35,7 +35,8 @@ worker (:func:`warm_workers`).  A worker process runs one kernel call at a time,
 on numba's thread pool; by default each task uses its machine's cores divided
 by the worker processes on that machine (``kernel_threads``), so that one
 process per machine or one per core both use every core once.  The hand
-records are parsed by the compiled parser (:mod:`fastscore.fastparse`), and
+records are parsed by the compiled parser (:mod:`fastscore.fastparse`), or
+taken as they are from files of encoded hands (:func:`fastscore.io.write_encoded`), and
 the kernels of one process run one at a time: give workers one Dask thread
 each (``--nthreads 1``).
 
@@ -68,7 +69,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess (test
 import numpy as np
 
 from . import io
-from .batch import RECORD_KEYS, HandBatch
+from .batch import HandBatch
 from .kernel import PARALLEL_MIN_ROWS
 from .rules import RuleTable, resolve_rules
 from .score import score_batch
@@ -234,8 +235,7 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
 
     for path in _input_files(input):
         with pq.ParquetFile(path) as pf:
-            if "hand" not in pf.schema_arrow.names:
-                raise io._missing_hand(path, pf.schema_arrow.names)
+            io.hand_columns(path, pf.schema_arrow.names)  # a file of neither notation nor encoded hands fails here
             sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.metadata.num_row_groups)]
         groups: list[int] = []
         rows = 0
@@ -295,11 +295,9 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
     import pyarrow.parquet as pq
 
     with pq.ParquetFile(part.path) as pf:
-        columns = [k for k in RECORD_KEYS if k in pf.schema_arrow.names]
+        columns, encoded = io.hand_columns(part.path, pf.schema_arrow.names)
         table = pf.read_row_groups(list(part.row_groups), columns=columns)
-    from .fastparse import batch_from_arrow  # the compiled parser, as io.iter_batches uses for Parquet
-
-    batch = batch_from_arrow(table.slice(part.skip, part.rows), require_win=require_win)
+    batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win)
     io._renumber(batch, part.offset)
     return batch
 
@@ -508,7 +506,8 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     ----------
     input : str, Path or sequence of them
         A Parquet file of hand records (columns :data:`fastscore.RECORD_KEYS`,
-        as for ``fastscore batch``), a folder of them, or a list of them (see
+        as for ``fastscore batch``) or of encoded hands
+        (:data:`fastscore.io.ENCODED_COLUMNS`), a folder of them, or a list of them (see
         :func:`plan_partitions`).  Every worker must be able to read it at this path.
     output : str or Path
         The dataset folder to write (created if missing); every worker must

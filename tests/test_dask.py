@@ -129,6 +129,15 @@ def test_waits_matches_single_machine(data, client, tmp_path):
     assert min(got.column("n_waits").to_pylist()) >= 1  # ready hands
 
 
+def test_encoded_input_matches_single_machine(data, client, tmp_path):
+    """A file of encoded hands (fastscore encode) scores to the same rows, bad rows included."""
+    encoded = tmp_path / "winning.enc.parquet"
+    io.write_encoded(io.iter_batches(data["score_in"]), encoded)
+    done = score_parquet(encoded, tmp_path / "out", client=client, partition_rows=70_000)
+    assert _dataset(done.paths).equals(data["score"])
+    assert done.rows == SCORE_ROWS and done.bad_rows == len(BAD)
+
+
 def test_rule_table_travels_with_the_tasks(data, client, tmp_path):
     """A user's table reaches the workers as an argument (they never read a rules file)."""
     text = (Path(fastscore.__file__).parent / "rules.toml").read_text()

@@ -287,6 +287,39 @@ def test_failed_write_removes_partial_for_every_format(tmp_path, ext):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("job", [None, {"input": "x"}])
+def test_error_of_the_writing_thread_is_raised_and_cleans_up(tmp_path, monkeypatch, job):
+    """Chunks are written on a background thread; its error comes back from write or close."""
+    from fastscore import io
+
+    def broken(self, table):
+        raise OSError("disk full")
+
+    path = tmp_path / "out.parquet"
+    monkeypatch.setattr(io._ParquetSink, "write", broken)
+    with pytest.raises(OSError, match="disk full"):
+        with open_writer(path, job=job) as out:
+            for start in range(3):
+                out.write(expected_result(), out.rows_written)
+    assert not path.exists() and not (tmp_path / ".out.parquet.partial").exists()
+    assert not any(p.name.endswith(".partial") for p in tmp_path.rglob("*"))
+
+
+def test_parquet_output_options(tmp_path):
+    """Statistics for the result columns, none for the 45 row-point columns; the row points
+    dictionary-encoded (a few bits a row); the schema as documented."""
+    path = tmp_path / "out.parquet"
+    with open_writer(path) as out:
+        out.write(expected_result(), 0)
+    meta = pq.read_metadata(path)
+    names = meta.schema.to_arrow_schema().names
+    stats = {names[c]: meta.row_group(0).column(c).statistics for c in range(meta.num_columns)}
+    assert stats["payout"] is not None and stats["payout"].has_min_max
+    assert all(stats[rid] is None or not stats[rid].has_min_max for rid in ROW_IDS)
+    column = meta.row_group(0).column(names.index("nico_nico"))
+    assert "RLE_DICTIONARY" in column.encodings or "PLAIN_DICTIONARY" in column.encodings
+
+
 def test_empty_output_is_a_valid_file(tmp_path):
     with open_writer(tmp_path / "out.parquet"):
         pass
