@@ -360,3 +360,45 @@ def test_bad_schema_raises_with_expected_columns(table, match):
 def test_not_arrow_raises():
     with pytest.raises(TypeError, match="pyarrow Table or RecordBatch"):
         batch_from_arrow([{"hand": "123m"}])
+
+
+# --------------------------------------------------------------------------- records (JSON lines, CSV)
+
+
+def _text_or_none(texts):
+    return st.one_of(texts, st.none())
+
+
+#: Records of JSON lines (typed values) and of CSV (strings, None for a missing cell), keys optional.
+_JSON_RECORDS = st.fixed_dictionaries({"hand": _text_or_none(st.text(max_size=40))}, optional={
+    "win": _text_or_none(st.sampled_from(list(TILE_NAMES) + ["", "9f", "x"])),
+    "self_drawn": _text_or_none(st.booleans()),
+    "seat": _text_or_none(st.sampled_from(["E", "S", "W", "N", "x", "", " e "])),
+    "round": _text_or_none(st.sampled_from(["E", "S", "W", "N", "q"])),
+    "flowers": _text_or_none(st.sampled_from(["", "1f", "15f", "2f 6f", "1f1f", "9f"])),
+    "streak": _text_or_none(st.integers(-2, 1002)),
+    "closing": _text_or_none(st.booleans()),
+})
+_CSV_RECORDS = st.fixed_dictionaries({"hand": _text_or_none(st.text(max_size=40))}, optional={
+    k: _text_or_none(st.text(max_size=4)) for k in RECORD_KEYS[1:]})
+
+
+def _valid_record(case) -> dict:
+    hand, win, _ = case
+    return {"hand": hand, "win": win, "seat": "S"}
+
+
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.lists(st.one_of(_JSON_RECORDS, _CSV_RECORDS, winning_hands().map(_valid_record),
+                          st.sampled_from([[], "11m", 3, None, {"__error__": "bad line"}])), max_size=8),
+       st.booleans())
+def test_batch_from_records_equals_from_records(records, require_win):
+    """The JSON / CSV reading path: records through Arrow and the compiled parser, or as they are."""
+    from fastscore.fastparse import batch_from_records
+
+    fast = batch_from_records(records, require_win=require_win)
+    slow = HandBatch.from_records(records, require_win=require_win)
+    for name in COLUMNS:
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+        assert getattr(fast, name).dtype == getattr(slow, name).dtype
+    assert fast.messages == slow.messages
