@@ -778,11 +778,16 @@ def _score_columns(result, with_input: bool) -> dict:
 
 
 def _waits_columns(result) -> dict:
-    records = list(result.to_records())
+    """``waits_json`` as a pyarrow string array written by a compiled kernel (each row the text of
+    ``json.dumps(result.waits_at(i), separators=(",", ":"))``; :mod:`fastscore.waits_text`)."""
+    import pyarrow as pa
+
+    from .waits_text import waits_json_array
+
     return {
-        "n_waits": np.array([rec["n_waits"] for rec in records], dtype=np.int16),
-        "waits_json": [json.dumps(rec["waits"], separators=(",", ":")) for rec in records],
-        "error": [rec["error"] for rec in records],
+        "n_waits": np.asarray(result.n_waits, dtype=np.int16),
+        "waits_json": waits_json_array(result.mask, result.payout_discard, result.payout_self_draw).cast(pa.string()),
+        "error": _errors(result),
     }
 
 
@@ -1087,6 +1092,7 @@ class ResultWriter:
             names = SCORE_COLUMNS + _row_columns(self.with_input)
         else:
             columns = _waits_columns(result)
+            columns["waits_json"] = columns["waits_json"].to_pylist()
             names = WAITS_COLUMNS
         cells = [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs is not None else []
         cells += [_csv_column(columns[name]) for name in names]
