@@ -80,3 +80,31 @@ def test_tile_efficiency_counts_live_tiles():
     # Both waits are a Chicken on a discard (20) and illegal when self-drawn (0), RULES.md 9.21.
     assert summary["expected_discard"].tolist() == [20.0]
     assert summary["expected_self_draw"].tolist() == [0.0]
+
+
+def waits_against_reference(n: int, seed: int) -> int:
+    """``waits_batch`` on ``n`` sampled ready hands (every family of the mixed blend) against
+    ``reference.waits`` (34 kinds added one by one, each scored by the reference scorer, RULES.md 7):
+    the same waits and both payouts.  Returns the number of waits compared."""
+    import reference
+    from fastscore import io
+
+    batch = fastscore.sample_ready(n, seed=seed)
+    result = fastscore.waits_batch(batch)
+    assert not result.error.any()
+    compared = 0
+    for i, record in enumerate(io.hand_records(batch)):
+        ctx = {k: record[k] for k in ("seat", "round", "flowers", "streak", "closing")}
+        assert result.waits_at(i) == reference.waits(record["hand"], **ctx), record
+        compared += int(result.n_waits[i])
+    return compared
+
+
+def test_waits_batch_matches_reference_brute_force():
+    assert waits_against_reference(2_000, seed=21) > 2_000
+
+
+@pytest.mark.slow
+def test_waits_batch_matches_reference_brute_force_many():
+    """The benchmark-sized run of the waits issue: 50,000 ready hands (about a minute)."""
+    assert waits_against_reference(50_000, seed=22) > 50_000
