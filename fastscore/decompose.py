@@ -12,7 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .tables import COMPLETE_EYES, COMPLETE_SETS, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
+from .tables import (
+    HAS_NINE,
+    HAS_ONE,
+    ONES_SHIFT,
+    ORPHAN_SUIT,
+    THREES_SHIFT,
+    WAIT_EYES_SHIFT,
+    WAIT_SETS_SHIFT,
+)
 
 N_KINDS = 34
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
@@ -24,10 +32,68 @@ MAX_DECOMPOSITIONS = 8
 @jit
 def suit_code(counts, base):
     """Base-5 code of the 9 counts from ``base`` (the per-suit table index)."""
-    code = 0
-    for i in range(8, -1, -1):
-        code = code * 5 + counts[base + i]
-    return code
+    # Independent products rather than Horner's chain: more work in flight per cycle.
+    return (
+        np.int64(counts[base])
+        + 5 * np.int64(counts[base + 1])
+        + 25 * np.int64(counts[base + 2])
+        + 125 * np.int64(counts[base + 3])
+        + 625 * np.int64(counts[base + 4])
+        + 3125 * np.int64(counts[base + 5])
+        + 15625 * np.int64(counts[base + 6])
+        + 78125 * np.int64(counts[base + 7])
+        + 390625 * np.int64(counts[base + 8])
+    )
+
+
+@jit
+def tile_code(t):
+    """What tile ``t`` (a number tile) adds to its suit's code: ``5 ** (t % 9)``."""
+    i = t % 9
+    p = 1
+    for _ in range(i):
+        p *= 5
+    return p
+
+
+@jit
+def honour_summary(counts):
+    """Counts of the honours: (kinds held once, twice, three times, four times, kinds held,
+    bits 27-33 of the kinds held twice, a kind held once or -1)."""
+    # Branch-free: honour counts are random, so branches on them mispredict.
+    ones = 0
+    twos = 0
+    threes = 0
+    fours = 0
+    kinds = 0
+    pair_mask = 0
+    single = -1
+    for t in range(27, 34):
+        c = counts[t]
+        is_one = np.int64(c == 1)
+        is_two = np.int64(c == 2)
+        ones += is_one
+        twos += is_two
+        threes += np.int64(c == 3)
+        fours += np.int64(c == 4)
+        kinds += np.int64(c != 0)
+        pair_mask |= is_two << t
+        single = t if is_one else single
+    return ones, twos, threes, fours, kinds, pair_mask, single
+
+
+@jit
+def standard_from_info(i0, i1, i2, honour_ones, honour_pairs, honour_fours):
+    """The standard-shape test from the three suits' ``suit_info`` entries and the honour counts.
+
+    Complete-as-sets is only ever set for codes of ``3k`` tiles and
+    complete-with-eyes only for ``3k + 2``, so the suits' tile counts need no sum.
+    """
+    if honour_ones or honour_fours:
+        return False
+    if not ((i0 & 3) and (i1 & 3) and (i2 & 3)):
+        return False
+    return honour_pairs + ((i0 >> 1) & 1) + ((i1 >> 1) & 1) + ((i2 >> 1) & 1) == 1
 
 
 @jit
@@ -46,24 +112,36 @@ def honour_eyes(counts):
 @jit
 def is_standard(counts, suit_info):
     """True if ``counts`` splits into sets and exactly one eyes (section 3, standard shape)."""
-    eyes = honour_eyes(counts)
-    if eyes < 0:
+    i0 = np.int64(suit_info[suit_code(counts, 0)])
+    i1 = np.int64(suit_info[suit_code(counts, 9)])
+    i2 = np.int64(suit_info[suit_code(counts, 18)])
+    if not ((i0 & 3) and (i1 & 3) and (i2 & 3)):
         return False
-    for s in range(3):
-        n = 0
-        for i in range(9):
-            n += counts[9 * s + i]
-        r = n % 3
-        if r == 1:
-            return False
-        info = suit_info[suit_code(counts, 9 * s)]
-        if r == 2:
-            eyes += 1
-            if not info & COMPLETE_EYES:
-                return False
-        elif not info & COMPLETE_SETS:
-            return False
-    return eyes == 1
+    eyes = honour_eyes(counts)
+    return eyes >= 0 and eyes + ((i0 >> 1) & 1) + ((i1 >> 1) & 1) + ((i2 >> 1) & 1) == 1
+
+
+@jit
+def _hint(info, shift, width):
+    return (info >> shift) & ((1 << width) - 1)
+
+
+@jit
+def specials_possible(i0, i1, i2, honour_ones, honour_threes, honour_kinds):
+    """Necessary conditions for Nico Nico, 13 Orphans and 16 Orphans of 17 concealed tiles.
+
+    From the hints of the three suits' ``suit_info`` entries: (Nico Nico: no
+    kind held once, exactly one three times; 13 Orphans: every terminal and
+    honour held; 16 Orphans: every honour held, each number suit an orphan
+    sheung shape).  The exact checks run only where these pass.
+    """
+    ones = honour_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
+    threes = honour_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
+    nico = ones == 0 and threes == 1
+    ends = HAS_ONE | HAS_NINE
+    thirteen = honour_kinds == 7 and (i0 & ends) == ends and (i1 & ends) == ends and (i2 & ends) == ends
+    sixteen = honour_kinds == 7 and (i0 & i1 & i2 & ORPHAN_SUIT) != 0
+    return nico, thirteen, sixteen
 
 
 @jit
@@ -226,9 +304,21 @@ def is_special(counts):
 @jit
 def is_win(counts, n_declared, suit_info):
     """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
-    if is_standard(counts, suit_info):
+    i0 = np.int64(suit_info[suit_code(counts, 0)])
+    i1 = np.int64(suit_info[suit_code(counts, 9)])
+    i2 = np.int64(suit_info[suit_code(counts, 18)])
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, _, _ = honour_summary(counts)
+    if standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         return True
-    return n_declared == 0 and is_special(counts)
+    if n_declared:
+        return False
+    nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+    # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times).
+    return (
+        nico
+        or (thirteen and thirteen_orphans_split(counts, 0, 0)[0] >= 0)
+        or (sixteen and sixteen_orphans_eyes(counts, 0) >= 0)
+    )
 
 
 @jit
@@ -238,95 +328,145 @@ def wait_mask(counts16, n_declared, held16, suit_info):
     counts16 : (34,) int64, concealed tiles (restored on return); held16 :
     (34,) int64, all 16 tiles with declared sets, for excluding kinds already
     held four times.  Standard waits come from the per-suit wait masks; the
-    special shapes are tried tile by tile only when a cheap count allows them.
+    special shapes are tried tile by tile only when the per-suit hints and a
+    count of the honours allow them.
     """
-    mask = 0
-    r0, i0 = _suit_state(counts16, 0, suit_info)
-    r1, i1 = _suit_state(counts16, 9, suit_info)
-    r2, i2 = _suit_state(counts16, 18, suit_info)
-    residue = (r0, r1, r2)
-    info = (i0, i1, i2)
-    h_eyes = honour_eyes(counts16)
-    # A number tile of suit s: the other suits and the honours must already be complete.
-    if h_eyes >= 0:
-        for s in range(3):
-            eyes = h_eyes
-            ok = True
-            for s2 in range(3):
-                if s2 == s:
-                    continue
-                if residue[s2] == 1:
-                    ok = False
-                elif residue[s2] == 2:
-                    eyes += 1
-                    ok = ok and (info[s2] & COMPLETE_EYES) != 0
-                else:
-                    ok = ok and (info[s2] & COMPLETE_SETS) != 0
-            if not ok or eyes > 1:
-                continue
-            if eyes == 1 and residue[s] == 2:
-                mask |= ((info[s] >> WAIT_SETS_SHIFT) & 511) << (9 * s)
-            elif eyes == 0 and residue[s] == 1:
-                mask |= ((info[s] >> WAIT_EYES_SHIFT) & 511) << (9 * s)
-    # An honour tile: every number suit complete, the honours complete after the addition.
-    suit_eyes = 0
-    ok = True
-    for s in range(3):
-        if residue[s] == 1:
-            ok = False
-        elif residue[s] == 2:
-            suit_eyes += 1
-            ok = ok and (info[s] & COMPLETE_EYES) != 0
-        else:
-            ok = ok and (info[s] & COMPLETE_SETS) != 0
-    if ok and suit_eyes <= 1:
-        mask |= _honour_waits(counts16, suit_eyes)
-    if n_declared == 0:
-        mask |= _nico_waits(counts16) | _orphans_waits(counts16)
+    i0 = np.int64(suit_info[suit_code(counts16, 0)])
+    i1 = np.int64(suit_info[suit_code(counts16, 9)])
+    i2 = np.int64(suit_info[suit_code(counts16, 18)])
+    return wait_mask_info(counts16, n_declared, fours_mask(held16), i0, i1, i2, honour_summary(counts16))
+
+
+@jit
+def fours_mask(held16):
+    """Bitmask of the kinds held four times among ``held16`` (34,)."""
+    fours = 0
     for t in range(N_KINDS):
-        if held16[t] >= 4:
-            mask &= ~(1 << t)
-    return mask
+        fours |= np.int64(held16[t] >= 4) << t
+    return fours
 
 
 @jit
-def _suit_state(counts, base, suit_info):
-    """(tile count mod 3, table entry) of the suit at ``base``."""
-    n = 0
-    for i in range(9):
-        n += counts[base + i]
-    return n % 3, np.int64(suit_info[suit_code(counts, base)])
+def _suit_waits(info, eyes):
+    """Tiles (9-bit) completing a suit whose ``suit_info`` entry is ``info`` when the rest holds ``eyes`` eyes.
 
-
-@jit
-def _honour_waits(counts16, suit_eyes):
-    """Bitmask of honour tiles that complete the honours (each kind 0, 2 or 3, one eyes in all).
-
-    Adding a tile turns a single into a pair or a pair into a pong; a kind of
-    one tile (or four) anywhere else makes the honours incomplete.
+    Only codes of ``3k + 2`` tiles have wait-as-sets bits and only ``3k + 1``
+    codes wait-with-eyes bits, so the suit's tile count needs no test.
     """
-    singles = 0
-    single = -1
-    bad = 0
-    pairs = 0
-    pair_mask = 0
-    for t in range(27, 34):
-        c = counts16[t]
-        if c == 1:
-            singles += 1
-            single = t
-        elif c == 4:
-            bad += 1
-        elif c == 2:
-            pairs += 1
-            pair_mask |= 1 << t
-    if bad:
-        return 0
-    if singles == 1:
-        return (1 << single) if pairs + 1 + suit_eyes == 1 else 0
-    if singles == 0 and pairs - 1 + suit_eyes == 1:
-        return pair_mask
+    if eyes == 1:
+        return (info >> WAIT_SETS_SHIFT) & 511
+    if eyes == 0:
+        return (info >> WAIT_EYES_SHIFT) & 511
     return 0
+
+
+@jit
+def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
+    """:func:`wait_mask` given the three suits' ``suit_info`` entries of the 16 tiles,
+    ``fours``, the :func:`fours_mask` of the 16 tiles held, and ``honours``, the
+    :func:`honour_summary` of ``counts16``."""
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, pair_mask, single = honours
+    ok0 = (i0 & 3) != 0
+    ok1 = (i1 & 3) != 0
+    ok2 = (i2 & 3) != 0
+    e0 = (i0 >> 1) & 1
+    e1 = (i1 >> 1) & 1
+    e2 = (i2 >> 1) & 1
+    mask = 0
+    # A number tile of suit s: the other suits and the honours must already be complete.
+    if h_ones == 0 and h_fours == 0:
+        if ok1 and ok2:
+            mask |= _suit_waits(i0, h_pairs + e1 + e2)
+        if ok0 and ok2:
+            mask |= _suit_waits(i1, h_pairs + e0 + e2) << 9
+        if ok0 and ok1:
+            mask |= _suit_waits(i2, h_pairs + e0 + e1) << 18
+    # An honour tile: every number suit complete, the honours complete after the addition:
+    # a single becomes the eyes, or a pair becomes a pong.
+    if ok0 and ok1 and ok2 and h_fours == 0:
+        suit_eyes = e0 + e1 + e2
+        if h_ones == 1:
+            if h_pairs + 1 + suit_eyes == 1:
+                mask |= 1 << single
+        elif h_ones == 0 and h_pairs - 1 + suit_eyes == 1:
+            mask |= pair_mask
+    if n_declared == 0:
+        ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
+        threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
+        if (ones == 0 and threes <= 2) or (ones == 1 and threes == 1):
+            mask |= _nico_waits(counts16)
+        ends = (1 if i0 & HAS_ONE else 0) + (1 if i0 & HAS_NINE else 0) + (1 if i1 & HAS_ONE else 0) \
+            + (1 if i1 & HAS_NINE else 0) + (1 if i2 & HAS_ONE else 0) + (1 if i2 & HAS_NINE else 0)
+        if h_kinds + ends >= 12 or h_kinds >= 6:
+            mask |= _orphans_waits(counts16)
+    # Kinds already held four times.
+    return mask & ~fours
+
+
+@jit
+def _row_code(concealed, i, base):
+    """:func:`suit_code` of row ``i`` of a (N, 34) array."""
+    code = np.int64(0)
+    p = 1
+    for k in range(9):
+        code += p * np.int64(concealed[i, base + k])
+        p *= 5
+    return code
+
+
+@jit
+def maybe_ready(concealed, declared, i, suit_info):
+    """False only if hand ``i`` (rows of ``concealed`` (N, 34) and ``declared`` (N, 5, 2)) has no wait.
+
+    A cheap first pass of :func:`wait_mask` straight from the input rows: the
+    standard waits from the three table entries and the honour counts, the
+    special shapes from the table hints.  Kinds held four times are not
+    taken off, so a True still needs :func:`wait_mask`.
+    """
+    i0 = np.int64(suit_info[_row_code(concealed, i, 0)])
+    i1 = np.int64(suit_info[_row_code(concealed, i, 9)])
+    i2 = np.int64(suit_info[_row_code(concealed, i, 18)])
+    h_ones = 0
+    h_pairs = 0
+    h_threes = 0
+    h_fours = 0
+    h_kinds = 0
+    for t in range(27, 34):
+        c = concealed[i, t]
+        h_ones += np.int64(c == 1)
+        h_pairs += np.int64(c == 2)
+        h_threes += np.int64(c == 3)
+        h_fours += np.int64(c == 4)
+        h_kinds += np.int64(c != 0)
+    ok0 = (i0 & 3) != 0
+    ok1 = (i1 & 3) != 0
+    ok2 = (i2 & 3) != 0
+    e0 = (i0 >> 1) & 1
+    e1 = (i1 >> 1) & 1
+    e2 = (i2 >> 1) & 1
+    if h_ones == 0 and h_fours == 0:
+        if ok1 and ok2 and _suit_waits(i0, h_pairs + e1 + e2):
+            return True
+        if ok0 and ok2 and _suit_waits(i1, h_pairs + e0 + e2):
+            return True
+        if ok0 and ok1 and _suit_waits(i2, h_pairs + e0 + e1):
+            return True
+    if ok0 and ok1 and ok2 and h_fours == 0:
+        suit_eyes = e0 + e1 + e2
+        if h_ones == 1 and h_pairs + 1 + suit_eyes == 1:
+            return True
+        if h_ones == 0 and h_pairs > 0 and h_pairs - 1 + suit_eyes == 1:
+            return True
+    for k in range(declared.shape[1]):
+        if declared[i, k, 0] != 0:
+            return False
+    ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
+    threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
+    if (ones == 0 and threes <= 2) or (ones == 1 and threes == 1):
+        return True
+    ends = (1 if i0 & HAS_ONE else 0) + (1 if i0 & HAS_NINE else 0) + (1 if i1 & HAS_ONE else 0) \
+        + (1 if i1 & HAS_NINE else 0) + (1 if i2 & HAS_ONE else 0) + (1 if i2 & HAS_NINE else 0)
+    return h_kinds + ends >= 12 or h_kinds >= 6
 
 
 @jit

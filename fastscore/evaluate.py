@@ -244,38 +244,78 @@ def _mixed_dragon(m, p, s):
     return bool(a or b or c)
 
 
+# Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
+# row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
+# the number of replacers, then the replacers.
+RP_POINTS = 0
+RP_TIERS = N_ROWS
+RP_REPLACES = 4 * N_ROWS
+RP_SHAPES = 5 * N_ROWS
+RP_MINIMUM = RP_SHAPES + 4
+RP_CHICKEN = RP_MINIMUM + 4
+RP_N_REPLACERS = RP_CHICKEN + 1
+RP_REPLACERS = RP_N_REPLACERS + 1
+
+
 @jit
-def resolve(rows, shape, replacers, replaces_bits, shape_bits):
+def pack_rules(rule_args):
+    """The rule arrays of :attr:`fastscore.rules.RuleTable.kernel_args` packed into one int64 array.
+
+    The kernels pack once per call and hand the one array down: every array
+    passed to a compiled helper costs reference counting on each call.
+    """
+    points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points = rule_args
+    k = replacers.shape[0]
+    out = np.zeros(RP_REPLACERS + k, dtype=np.int64)
+    for r in range(N_ROWS):
+        out[RP_POINTS + r] = points[r]
+        for j in range(3):
+            out[RP_TIERS + 3 * r + j] = tiers[r, j]
+        out[RP_REPLACES + r] = replaces_bits[r]
+    for x in range(4):
+        out[RP_SHAPES + x] = shape_bits[x]
+        out[RP_MINIMUM + x] = minimum[x]
+    out[RP_CHICKEN] = chicken_points
+    out[RP_N_REPLACERS] = k
+    for j in range(k):
+        out[RP_REPLACERS + j] = replacers[j]
+    return out
+
+
+@jit
+def resolve(rows, shape, rules):
     """Rows that score: fired, taken by the shape, not replaced by a scoring row.
 
-    ``replacers`` lists the rows that replace others, replacing-first;
-    ``replaces_bits[r]`` the rows row r replaces; ``shape_bits[shape]`` the rows
-    a shape takes.
+    ``rules`` is :func:`pack_rules`' array: its replacers list the rows that
+    replace others, replacing-first; its replaces_bits[r] the rows row r
+    replaces; its shape_bits[shape] the rows a shape takes.
     """
-    scoring = rows & shape_bits[shape]
-    for k in range(replacers.shape[0]):
-        r = replacers[k]
-        if (scoring >> r) & 1:
-            scoring &= ~replaces_bits[r]
+    scoring = rows & rules[RP_SHAPES + shape]
+    for k in range(rules[RP_N_REPLACERS]):
+        r = rules[RP_REPLACERS + k]
+        # Branch-free: clear the replaced rows when row r scores.
+        scoring &= ~(rules[RP_REPLACES + r] & -((scoring >> r) & 1))
     return scoring
 
 
 @jit
-def row_value(r, units, hand_units, points, tiers):
-    """Points of row ``r`` given the interpretation's and the hand's units."""
+def row_value(r, units, hand_units, rules):
+    """Points of row ``r`` given the interpretation's and the hand's units (``rules``: :func:`pack_rules`)."""
+    # One return, so that numba can drop the reference counting of ``rules``.
+    value = rules[RP_POINTS + r]
     if r == WIND_PONG:
-        return points[r] * ((units >> WIND_UNITS_SHIFT) & 255)
-    if r == DRAGON_PONG:
-        return points[r] * ((units >> DRAGON_UNITS_SHIFT) & 255)
-    if r == NICO_QUAD_PAIRS:
-        return tiers[r, min((units >> QUAD_UNITS_SHIFT) & 255, 3) - 1]
-    if r == SEAT_FLOWER:
-        return points[r] * ((hand_units >> SEAT_FLOWER_SHIFT) & 255)
-    if r == FLOWER_SET:
-        return points[r] * ((hand_units >> FLOWER_SET_SHIFT) & 255)
-    if r == STREAK_BONUS:
-        return points[r] * ((hand_units >> STREAK_SHIFT) & 65535)
-    return points[r]
+        value *= (units >> WIND_UNITS_SHIFT) & 255
+    elif r == DRAGON_PONG:
+        value *= (units >> DRAGON_UNITS_SHIFT) & 255
+    elif r == NICO_QUAD_PAIRS:
+        value = rules[RP_TIERS + 3 * r + min((units >> QUAD_UNITS_SHIFT) & 255, 3) - 1]
+    elif r == SEAT_FLOWER:
+        value *= (hand_units >> SEAT_FLOWER_SHIFT) & 255
+    elif r == FLOWER_SET:
+        value *= (hand_units >> FLOWER_SET_SHIFT) & 255
+    elif r == STREAK_BONUS:
+        value *= (hand_units >> STREAK_SHIFT) & 65535
+    return value
 
 
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -293,28 +333,39 @@ def lowest_bit(m):
 
 
 @jit
-def points_of(scoring, units, hand_units, points, tiers):
-    """Section 6.1: the sum of the scoring rows, dealer rows excluded."""
+def points_of(scoring, units, hand_units, rules):
+    """Section 6.1: the sum of the scoring rows, dealer rows excluded (``rules``: :func:`pack_rules`)."""
     total = 0
     m = scoring & ~DEALER_BITS
     while m:
-        total += row_value(lowest_bit(m), units, hand_units, points, tiers)
+        total += row_value(lowest_bit(m), units, hand_units, rules)
         m &= m - 1
     return total
 
 
 @jit
-def totals(points, round_wind, seat, streak, rule_points, minimum, chicken_points):
-    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points``."""
-    chicken = points == chicken_points
-    total = minimum[round_wind] if chicken else points + rule_points[MAHJONG_BASE]
-    legal = chicken or total >= minimum[round_wind]
+def totals(points, round_wind, seat, streak, rules):
+    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points`` (``rules``: :func:`pack_rules`)."""
+    minimum = rules[RP_MINIMUM + round_wind]
+    chicken = points == rules[RP_CHICKEN]
+    total = minimum if chicken else points + rules[RP_POINTS + MAHJONG_BASE]
+    legal = chicken or total >= minimum
     payout = 0
     if legal:
         payout = total
         if seat == 0:
-            payout += rule_points[EAST_WINS] + rule_points[STREAK_BONUS] * streak
+            payout += rules[RP_POINTS + EAST_WINS] + rules[RP_POINTS + STREAK_BONUS] * streak
     return chicken, total, legal, payout
+
+
+@jit
+def tile_word(t):
+    """The suit word bit of tile ``t``."""
+    if t < 27:
+        return 1 << (t // 9)
+    if t < 31:
+        return SUIT_WIND
+    return DRAGON_WH << (t - 31)
 
 
 @jit

@@ -1,9 +1,15 @@
 """The scoring kernel: every interpretation of one hand, scored (RULES.md sections 3 to 6).
 
-:func:`interpret_hand` is the single scoring code path.  The batch kernels
-(:data:`score_kernel`, and :mod:`fastscore.waits`) call it for every hand and
-keep the best interpretation; :func:`fastscore.interpretations` calls it for
-one hand and shows them all.
+:func:`interpret_hand` (:func:`load_hand`, then :func:`interpret_loaded`) is
+the single scoring code path.  The batch kernels (:data:`score_kernel`, and
+:mod:`fastscore.waits`, which loads a hand once and scores each waiting tile)
+run it for every hand and keep the best interpretation;
+:func:`fastscore.interpretations` calls it for one hand and shows them all.
+
+Compiled helpers are called with as few arrays as possible (the rule table
+packed into one by :func:`fastscore.evaluate.pack_rules`, hand rows indexed
+rather than sliced): numba counts the references of every array argument and
+view on every call, a large share of the per-hand cost when measured.
 
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
@@ -19,13 +25,16 @@ from ._jit import jit, jit_parallel, prange
 from .decompose import (
     MAX_DECOMPOSITIONS,
     N_KINDS,
-    count_waits,
-    is_standard,
+    honour_summary,
     nico_pong,
     orphan_sheung,
     sixteen_orphans_eyes,
+    specials_possible,
+    standard_from_info,
     suit_code,
     thirteen_orphans_split,
+    tile_code,
+    wait_mask_info,
 )
 from .evaluate import (
     ALL_PONGS,
@@ -41,8 +50,12 @@ from .evaluate import (
     NO_FLOWERS,
     NO_HONOURS,
     QUAD_UNITS_SHIFT,
+    DRAGON_G,
+    DRAGON_R,
+    DRAGON_WH,
     SINGLE_WAIT,
     SISTER_SHEUNGS,
+    SUIT_WIND,
     SIXTEEN_ORPHANS,
     SIXTEEN_SHAPE,
     STANDARD,
@@ -54,12 +67,13 @@ from .evaluate import (
     honour_pong_rows,
     is_good_eyes_tile,
     lowest_bit,
+    pack_rules,
     points_of,
     popcount,
     resolve,
     row_value,
     sheung_rows,
-    suit_word,
+    tile_word,
     totals,
 )
 from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
@@ -90,27 +104,37 @@ SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
 
 
 @jit
-def load_hand(concealed, declared, counts, held):
-    """Fill ``counts`` with the concealed tiles and ``held`` with all 16 tiles.
+def load_hand(concealed, declared, i, counts, held):
+    """Fill ``counts`` with the concealed tiles of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2);
+    summarise the hand.
 
-    Returns (declared sets, any exposed, bits of declared pongs/gongs by tile,
-    declared sheung starts as three 7-bit masks m | p << 7 | s << 14, declared
-    sheungs).
+    ``held`` is (34,) int64 scratch, zero on entry and on return.  Returns the
+    per-hand tuple :func:`interpret_loaded` takes: (declared sets, any exposed,
+    bits of declared pongs/gongs by tile, declared sheung starts as three
+    7-bit masks m | p << 7 | s << 14, declared sheungs, suit word of the 16
+    tiles, the three suit codes of the concealed tiles, bitmask of the kinds
+    held four times with the declared sets, the concealed honours'
+    :func:`fastscore.decompose.honour_summary`).
     """
+    # Rows are indexed here rather than passed as views: a view costs reference counting.
+    fours = 0
+    for t in range(N_KINDS):
+        c = concealed[i, t]
+        counts[t] = c
+        fours |= np.int64(c == 4) << t
     n_declared = 0
     exposed = False
     pongs = 0
     starts = 0
     n_sheungs = 0
-    for t in range(N_KINDS):
-        counts[t] = concealed[t]
-        held[t] = concealed[t]
-    for k in range(declared.shape[0]):
-        kind = declared[k, 0]
-        t = np.int64(declared[k, 1])
+    word = 0
+    for k in range(declared.shape[1]):
+        kind = declared[i, k, 0]
+        t = np.int64(declared[i, k, 1])
         if kind == 0:
             continue
         n_declared += 1
+        word |= tile_word(t)
         if kind != CONCEALED_GONG:
             exposed = True
         if kind == SHEUNG:
@@ -122,42 +146,42 @@ def load_hand(concealed, declared, counts, held):
         else:
             held[t] += 4 if kind >= GONG else 3
             pongs |= 1 << t
-    return n_declared, exposed, pongs, starts, n_sheungs
+    if n_declared:
+        # Kinds held four times with the declared sets; ``held`` holds the declared tiles only, and is
+        # cleared as it is read (a kind shared by two sets is checked at its first, with both added).
+        for k in range(declared.shape[1]):
+            kind = declared[i, k, 0]
+            t = np.int64(declared[i, k, 1])
+            if kind == 0:
+                continue
+            for x in range(t, t + (3 if kind == SHEUNG else 1)):
+                fours |= np.int64(counts[x] + held[x] >= 4) << x
+                held[x] = 0
+    c0 = suit_code(counts, 0)
+    c1 = suit_code(counts, 9)
+    c2 = suit_code(counts, 18)
+    word |= np.int64(c0 != 0) * tile_word(0) | np.int64(c1 != 0) * tile_word(9) | np.int64(c2 != 0) * tile_word(18)
+    winds = counts[27] | counts[28] | counts[29] | counts[30]
+    word |= np.int64(winds != 0) * SUIT_WIND
+    word |= np.int64(counts[31] != 0) * DRAGON_WH | np.int64(counts[32] != 0) * DRAGON_G
+    word |= np.int64(counts[33] != 0) * DRAGON_R
+    return n_declared, exposed, pongs, starts, n_sheungs, word, c0, c1, c2, fours, honour_summary(counts)
 
 
 @jit
-def _finish(j, shape, a, b, c, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out, both):
-    points_t, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points = rule_args
-    scoring = resolve(rows, shape, replacers, replaces_bits, shape_bits)
-    pts = points_of(scoring, units, hand_units, points_t, tiers)
-    chicken, total, legal, payout = totals(pts, round_wind, seat, streak, points_t, minimum, chicken_points)
+def _interpretation(info_out, j, shape, a, b, c, rows, units):
+    """Record interpretation ``j``'s shape, a, b, c, fired rows and units; :func:`interpret_loaded` scores it."""
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
     info_out[j, INFO_B] = b
     info_out[j, INFO_C] = c
-    info_out[j, INFO_ROWS] = scoring
+    info_out[j, INFO_ROWS] = rows
     info_out[j, INFO_UNITS] = units
-    info_out[j, INFO_HAND_UNITS] = hand_units
-    info_out[j, INFO_POINTS] = pts
-    info_out[j, INFO_CHICKEN] = 1 if chicken else 0
-    info_out[j, INFO_TOTAL] = total
-    info_out[j, INFO_LEGAL] = 1 if legal else 0
-    info_out[j, INFO_PAYOUT] = payout
-    # The same interpretation won by self-draw, for waits analysis: only the 4.1 rows change.
-    if both and not (rows >> SELF_DRAW) & 1:
-        rows_self = (rows & ~bit(CONCEALED_HAND)) | bit(SELF_DRAW)
-        if (rows >> CONCEALED_HAND) & 1:
-            rows_self |= bit(CONCEALED_SELF_DRAW)
-        scoring = resolve(rows_self, shape, replacers, replaces_bits, shape_bits)
-        pts = points_of(scoring, units, hand_units, points_t, tiers)
-        payout = totals(pts, round_wind, seat, streak, points_t, minimum, chicken_points)[3]
-    info_out[j, INFO_POINTS_SELF_DRAWN] = pts
-    info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
 
 
 @jit
 def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits,
-                   rule_args, tables, counts, held, info_out, both=False):
+                   rules, suit_info, dec_offset, dec_words, counts, held, info_out, both=False):
     """Score every interpretation of one hand; return how many were written to ``info_out``.
 
     Parameters
@@ -172,11 +196,11 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
     flowers : int bitmask (bit n-1 = flower n); streak : int
     known_waits : int
         Number of waits of the 16 tiles if the caller knows it, else -1.
-    rule_args : tuple
-        :attr:`fastscore.rules.RuleTable.kernel_args`.
-    tables : tuple
+    rules : (K,) int64
+        :func:`fastscore.evaluate.pack_rules` of :attr:`fastscore.rules.RuleTable.kernel_args`.
+    suit_info, dec_offset, dec_words : arrays
         :func:`fastscore.tables.suit_tables`.
-    counts, held : (34,) int64 scratch
+    counts, held : (34,) int64 scratch (``held`` zero, as :func:`make_scratch` gives it)
     both : bool
         Also score each interpretation as won by self-draw (waits analysis);
         otherwise the self-draw columns repeat the given win.
@@ -187,42 +211,82 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         bits, units, hand units, points, chicken, total, legal, payout, and
         the points and payout of the same interpretation won by self-draw.
     """
-    suit_info, dec_offset, dec_words = tables
-    n_declared, exposed, declared_pongs, declared_starts, declared_sheungs = load_hand(concealed, declared, counts, held)
-    held[win] += 1
-    word = suit_word(held)
-    held[win] -= 1
-    base_rows, hand_units = context_rows(word, self_drawn, not exposed, closing, flowers, seat, streak)
+    hand = load_hand(concealed.reshape((1, N_KINDS)), declared.reshape((1,) + declared.shape), 0, counts, held)
+    return interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules,
+                            suit_info, dec_offset, dec_words, counts, hand, info_out, both)
+
+
+@jit
+def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_info,
+                     dec_offset, dec_words, counts, hand, info_out, both):
+    """:func:`interpret_hand` after :func:`load_hand`: ``counts`` and ``hand`` as it left them.
+
+    The batch kernels load a hand once and call this (the waits kernel once
+    per waiting tile); ``counts`` is restored on return.
+    """
+    n_declared, exposed, declared_pongs, declared_starts, declared_sheungs, word16 = hand[:6]
+    k0, k1, k2, fours16, honours16 = hand[6:]
+    base_rows, hand_units = context_rows(word16 | tile_word(win), self_drawn, not exposed, closing, flowers, seat,
+                                         streak)
+    # The suit codes of the 17 tiles: the winning tile adds to one of them.
+    c0 = k0
+    c1 = k1
+    c2 = k2
+    if win < 9:
+        c0 += tile_code(win)
+    elif win < 18:
+        c1 += tile_code(win)
+    elif win < 27:
+        c2 += tile_code(win)
+    # The table reads that miss the cache are issued together, before anything waits on them: the
+    # decomposition offsets (zero decompositions for an incomplete suit) and, for the single-wait
+    # test, the entries of the 16 tiles.
+    a0 = dec_offset[c0]
+    a1 = dec_offset[c0 + 1]
+    b0 = dec_offset[c1]
+    b1 = dec_offset[c1 + 1]
+    d0 = dec_offset[c2]
+    d1 = dec_offset[c2 + 1]
+    i0 = np.int64(suit_info[c0])
+    i1 = np.int64(suit_info[c1])
+    i2 = np.int64(suit_info[c2])
+    j0 = i0
+    j1 = i1
+    j2 = i2
+    if known_waits < 0:
+        if win < 9:
+            j0 = np.int64(suit_info[k0])
+        elif win < 18:
+            j1 = np.int64(suit_info[k1])
+        elif win < 27:
+            j2 = np.int64(suit_info[k2])
     counts[win] += 1
+    honours = honours16 if win < 27 else honour_summary(counts)
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _ = honours
     n = 0
 
     # Standard decompositions (section 3), combined with the declared sets.
-    if is_standard(counts, suit_info):
+    if (a1 - a0) * (b1 - b0) * (d1 - d0) > 0 and standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         n_waits = known_waits
         if n_waits < 0:
             counts[win] -= 1
-            n_waits = count_waits(counts, n_declared, held, suit_info)
+            n_waits = popcount(wait_mask_info(counts, n_declared, fours16, j0, j1, j2, honours16))
             counts[win] += 1
         rows_std = base_rows | (bit(SINGLE_WAIT) if n_waits == 1 else 0)
         nfnh = (base_rows >> NO_HONOURS) & (base_rows >> NO_FLOWERS) & 1
         honour_pongs = declared_pongs
-        honour_eyes = -1
         for t in range(27, 34):
-            if counts[t] == 3:
-                honour_pongs |= 1 << t
-            elif counts[t] == 2:
-                honour_eyes = t
-        c0 = suit_code(counts, 0)
-        c1 = suit_code(counts, 9)
-        c2 = suit_code(counts, 18)
+            honour_pongs |= np.int64(counts[t] == 3) << t
+        # At most one honour pair in a standard hand.
+        honour_eyes = lowest_bit(h_pair_mask) if h_pair_mask else -1
         dm = declared_starts & 127
         dp = (declared_starts >> 7) & 127
         ds = (declared_starts >> 14) & 127
-        for a in range(dec_offset[c0], dec_offset[c0 + 1]):
+        for a in range(a0, a1):
             wa = dec_words[a]
-            for b in range(dec_offset[c1], dec_offset[c1 + 1]):
+            for b in range(b0, b1):
                 wb = dec_words[b]
-                for c in range(dec_offset[c2], dec_offset[c2 + 1]):
+                for c in range(d0, d1):
                     wc = dec_words[c]
                     pongs = (
                         honour_pongs
@@ -256,12 +320,16 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
                     if is_good_eyes_tile(eyes):
                         rows |= bit(GOOD_EYES)
                     if n < info_out.shape[0]:
-                        _finish(n, STANDARD, a, b, c, rows, units, hand_units, seat, round_wind, streak, rule_args,
-                                info_out, both)
+                        _interpretation(info_out, n, STANDARD, a, b, c, rows, units)
                         n += 1
 
+    # The special shapes need no declared set; the table hints rule most hands out at once.
+    nico = thirteen = sixteen = False
+    if n_declared == 0:
+        nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+
     # Nico Nico (5.1): seven pairs and a pong, no declared set.
-    pong = nico_pong(counts, n_declared)
+    pong = nico_pong(counts, n_declared) if nico else -1
     if pong >= 0:
         quads = 0
         for t in range(N_KINDS):
@@ -274,12 +342,12 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
             units |= quads << QUAD_UNITS_SHIFT
         if is_good_eyes_tile(win):
             rows |= bit(GOOD_EYES)
-        _finish(n, NICO_NICO_SHAPE, pong, 0, 0, rows, units, hand_units, seat, round_wind, streak, rule_args, info_out, both)
+        _interpretation(info_out, n, NICO_NICO_SHAPE, pong, 0, 0, rows, units)
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
     k = 0
-    while True:
+    while thirteen:
         eyes, set_kind, set_tile = thirteen_orphans_split(counts, n_declared, k)
         if eyes < 0:
             break
@@ -288,13 +356,12 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         if set_kind == PONG:
             pong_rows, units = honour_pong_rows(1 << set_tile, -1, seat, round_wind)
             rows |= pong_rows
-        _finish(n, THIRTEEN_SHAPE, eyes, set_kind, set_tile, rows, units, hand_units, seat, round_wind, streak,
-                rule_args, info_out, both)
+        _interpretation(info_out, n, THIRTEEN_SHAPE, eyes, set_kind, set_tile, rows, units)
         n += 1
         k += 1
 
     # 16 Orphans (5.2, 9.2): three orphan sheungs, the seven honours, eyes.
-    eyes = sixteen_orphans_eyes(counts, n_declared)
+    eyes = sixteen_orphans_eyes(counts, n_declared) if sixteen else -1
     if eyes >= 0:
         rows = base_rows | bit(SIXTEEN_ORPHANS)
         if is_good_eyes_tile(eyes):
@@ -312,9 +379,36 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         distinct = lo0 != lo1 and lo1 != lo2 and lo0 != lo2
         if distinct and max(lo0, max(lo1, lo2)) - min(lo0, min(lo1, lo2)) == 2:
             rows |= bit(STEP_UP_MIXED)
-        _finish(n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0, hand_units, seat, round_wind, streak, rule_args, info_out, both)
+        _interpretation(info_out, n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0)
         n += 1
     counts[win] -= 1
+
+    # Score every interpretation (section 6), here rather than in a helper: one call less per
+    # interpretation for the arrays it would take.
+    for j in range(n):
+        shape = info_out[j, INFO_SHAPE]
+        rows = info_out[j, INFO_ROWS]
+        units = info_out[j, INFO_UNITS]
+        scoring = resolve(rows, shape, rules)
+        pts = points_of(scoring, units, hand_units, rules)
+        chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
+        info_out[j, INFO_ROWS] = scoring
+        info_out[j, INFO_HAND_UNITS] = hand_units
+        info_out[j, INFO_POINTS] = pts
+        info_out[j, INFO_CHICKEN] = 1 if chicken else 0
+        info_out[j, INFO_TOTAL] = total
+        info_out[j, INFO_LEGAL] = 1 if legal else 0
+        info_out[j, INFO_PAYOUT] = payout
+        # The same interpretation won by self-draw, for waits analysis: only the 4.1 rows change.
+        if both and not (rows >> SELF_DRAW) & 1:
+            rows_self = (rows & ~bit(CONCEALED_HAND)) | bit(SELF_DRAW)
+            if (rows >> CONCEALED_HAND) & 1:
+                rows_self |= bit(CONCEALED_SELF_DRAW)
+            scoring = resolve(rows_self, shape, rules)
+            pts = points_of(scoring, units, hand_units, rules)
+            payout = totals(pts, round_wind, seat, streak, rules)[3]
+        info_out[j, INFO_POINTS_SELF_DRAWN] = pts
+        info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     return n
 
 
@@ -341,14 +435,13 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 
 
 @jit
-def write_row_points(info_row, rule_args, out):
-    """Points of the scoring rows of one interpretation into ``out`` (R,), which must be zeroed."""
-    points_t = rule_args[0]
-    tiers = rule_args[1]
-    m = info_row[INFO_ROWS]
+def write_row_points(scoring, units, hand_units, rules, out, i):
+    """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS, INFO_UNITS and INFO_HAND_UNITS)
+    into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``: :func:`fastscore.evaluate.pack_rules`."""
+    m = scoring
     while m:
         r = lowest_bit(m)
-        out[r] = row_value(r, info_row[INFO_UNITS], info_row[INFO_HAND_UNITS], points_t, tiers)
+        out[i, r] = row_value(r, units, hand_units, rules)
         m &= m - 1
 
 
@@ -375,6 +468,8 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     twice from this one function: :data:`score_kernel` (parallel) and
     :data:`score_kernel_serial` (small batches: no thread start-up).
     """
+    rules = pack_rules(rule_args)
+    suit_info, dec_offset, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -383,8 +478,10 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
             shape[i] = -1
             if not ok[i]:
                 continue
-            m = interpret_hand(concealed[i], declared[i], win[i], self_drawn[i], seat[i], round_wind[i], flowers[i],
-                               streak[i], closing[i], -1, rule_args, tables, counts, held, info)
+            # interpret_hand, inlined by hand: one call level less for the arrays passed down.
+            hand = load_hand(concealed, declared, i, counts, held)
+            m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i], -1,
+                                 rules, suit_info, dec_offset, dec_words, counts, hand, info, False)
             j = best_interpretation(info, m)
             if j < 0:
                 continue
@@ -395,7 +492,7 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
             total[i] = info[j, INFO_TOTAL]
             legal[i] = info[j, INFO_LEGAL] != 0
             payout[i] = info[j, INFO_PAYOUT]
-            write_row_points(info[j], rule_args, row_points[i])
+            write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, row_points, i)
 
 
 score_kernel = jit_parallel(_score_rows)
@@ -408,10 +505,12 @@ PARALLEL_MIN_ROWS = 4 * BLOCK
 def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args,
                            tables):
     """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R))."""
+    rules = pack_rules(rule_args)
+    suit_info, dec_offset, dec_words = tables
     counts, held, info = make_scratch()
     n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1,
-                       rule_args, tables, counts, held, info)
+                       rules, suit_info, dec_offset, dec_words, counts, held, info)
     rows = np.zeros((n, N_ROWS), dtype=np.int64)
     for j in range(n):
-        write_row_points(info[j], rule_args, rows[j])
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, rows, j)
     return n, info, rows

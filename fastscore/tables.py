@@ -7,7 +7,12 @@ decomposer below, run once, records:
 ``suit_info`` : (5**9,) uint32
     bit 0: complete as sets only; bit 1: complete as sets and one pair (eyes);
     bits 2-10: tiles whose addition makes it complete as sets only;
-    bits 11-19: tiles whose addition makes it complete with eyes.
+    bits 11-19: tiles whose addition makes it complete with eyes;
+    for every code of at most 17 tiles, hints that let the kernels skip the special shapes cheaply:
+    bits 20-23: kinds held once; bits 24-26: kinds held three times;
+    bit 27: the 1 is held; bit 28: the 9 is held; bit 29: the kinds held are
+    exactly three, pairwise three or more apart, none more than twice (a
+    16 Orphans suit, its eyes allowed).
 ``dec_offset`` : (5**9 + 1,) int32 and ``dec_words`` : (K,) int64
     CSR list of the decompositions of each complete code, in RULES.md 9.13
     order; a word packs the eyes (bits 0-3: position + 1, 0 for none), the
@@ -36,12 +41,14 @@ from ._jit import jit
 N_CODES = 5**9
 POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 #: Bump when the table layout changes, so stale caches are rebuilt.
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 
 EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT = 0, 4, 13
 STARTS_SHIFT, N_SHEUNGS_SHIFT, N_PONGS_SHIFT = 34, 41, 44
 COMPLETE_SETS, COMPLETE_EYES = 1, 2
 WAIT_SETS_SHIFT, WAIT_EYES_SHIFT = 2, 11
+ONES_SHIFT, THREES_SHIFT = 20, 24
+HAS_ONE, HAS_NINE, ORPHAN_SUIT = 1 << 27, 1 << 28, 1 << 29
 
 
 @jit
@@ -138,6 +145,35 @@ def word_groups(word: int, base: int) -> list[tuple[str, int]]:
 
 
 @jit
+def _hints(counts):
+    """Bits 20-29 of ``suit_info`` for one suit's 9 counts (see the module docstring)."""
+    ones = 0
+    threes = 0
+    kinds = 0
+    spaced = True
+    last = -3
+    for i in range(9):
+        c = counts[i]
+        if c == 1:
+            ones += 1
+        elif c == 3:
+            threes += 1
+        if c:
+            kinds += 1
+            if c > 2 or i - last < 3:
+                spaced = False
+            last = i
+    bits = (ones << ONES_SHIFT) | (threes << THREES_SHIFT)
+    if counts[0]:
+        bits |= HAS_ONE
+    if counts[8]:
+        bits |= HAS_NINE
+    if spaced and kinds == 3:
+        bits |= ORPHAN_SUIT
+    return bits
+
+
+@jit
 def _build(info, offset, words):
     counts = np.zeros(9, dtype=np.int64)
     scratch = np.zeros(16, dtype=np.int64)
@@ -157,6 +193,10 @@ def _build(info, offset, words):
                 words[n_words + j] = _annotate(scratch[j])
             n_words += k
     offset[N_CODES] = n_words
+    # Hints for the special shapes (codes of at most 17 tiles, as above).
+    for code in range(N_CODES):
+        if _decode(code, counts) <= 17:
+            info[code] |= _hints(counts)
     # Wait masks: which added tile completes the code.
     p = 1
     for i in range(9):

@@ -3,7 +3,8 @@
 For every hand, every tile kind that completes it into any shape of section 3
 (kinds already held four times excluded), with the payout of that win on a
 discard and on a self-draw.  The kernel scores each completion with the same
-:func:`fastscore.kernel.interpret_hand` as :func:`fastscore.score_batch`.
+code as :func:`fastscore.score_batch` (:func:`fastscore.kernel.interpret_loaded`,
+the body of :func:`fastscore.kernel.interpret_hand`), loading each hand once.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import numpy as np
 from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch, held_counts
 from .checks import checked
-from .decompose import N_KINDS, wait_mask
+from .decompose import N_KINDS, maybe_ready, wait_mask_info
+from .evaluate import lowest_bit, pack_rules, popcount
 from .kernel import (
     BLOCK,
     INFO_PAYOUT,
@@ -24,7 +26,7 @@ from .kernel import (
     INFO_POINTS_SELF_DRAWN,
     PARALLEL_MIN_ROWS,
     best_interpretation,
-    interpret_hand,
+    interpret_loaded,
     load_hand,
     make_scratch,
 )
@@ -39,34 +41,37 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
                  mask, payout_discard, payout_self_draw, n_waits):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
-    Hands that are not ready leave after the wait mask, before any scoring.
+    Most hands that are not ready leave after :func:`fastscore.decompose.maybe_ready`
+    (table lookups straight from the input rows), the rest after the wait
+    mask, before any scoring; a ready hand is loaded once and
+    :func:`fastscore.kernel.interpret_loaded` scores each waiting tile.
     Compiled as :data:`waits_kernel` (parallel) and :data:`waits_kernel_serial`.
     """
+    rules = pack_rules(rule_args)
+    suit_info, dec_offset, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         counts, held, info = make_scratch()
-        counts16 = np.zeros(N_KINDS, dtype=np.int64)
-        held16 = np.zeros(N_KINDS, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            if not ok[i]:
+            if not ok[i] or not maybe_ready(concealed, declared, i, suit_info):
                 continue
-            n_declared = load_hand(concealed[i], declared[i], counts16, held16)[0]
-            bits = wait_mask(counts16, n_declared, held16, tables[0])
-            found = 0
-            for t in range(N_KINDS):
-                if bits & (1 << t):
-                    mask[i, t] = True
-                    found += 1
+            hand = load_hand(concealed, declared, i, counts, held)
+            n_declared = hand[0]
+            bits = wait_mask_info(counts, n_declared, hand[9], np.int64(suit_info[hand[6]]),
+                                  np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[10])
+            if bits == 0:
+                continue
+            found = popcount(bits)
             n_waits[i] = found
-            if found == 0:
-                continue
-            for t in range(N_KINDS):
-                if not mask[i, t]:
-                    continue
+            left = bits
+            while left:
+                t = lowest_bit(left)
+                left &= left - 1
+                mask[i, t] = True
                 # One pass scores the win on a discard and, per interpretation, by self-draw.
-                m = interpret_hand(concealed[i], declared[i], t, False, seat[i], round_wind[i], flowers[i], streak[i],
-                                   closing[i], found, rule_args, tables, counts, held, info, True)
+                m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
+                                     rules, suit_info, dec_offset, dec_words, counts, hand, info, True)
                 payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
                 best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
                 payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
