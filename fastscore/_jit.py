@@ -1,15 +1,25 @@
 """The one place that calls ``numba.njit``.
 
 Every kernel is compiled with ``cache=True`` so that a second process loads the
-machine code from ``__pycache__`` instead of compiling it again.  Set
+machine code from the cache instead of compiling it again.  The cache is the
+folder :func:`fastscore._cache.kernel_cache_dir` (one per version of the
+package's sources, so that no kernel loads code compiled against an older
+version of a function it inlines); ``NUMBA_CACHE_DIR`` overrides it.  Set
 ``NUMBA_DISABLE_JIT=1`` to run the kernels as plain Python (coverage, debugging).
 """
 
 from __future__ import annotations
 
+import os
 import types
 
 import numba
+
+from ._cache import kernel_cache_dir
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    # Read by numba when each dispatcher below sets up its cache, so it must be set before any kernel is defined.
+    numba.config.CACHE_DIR = str(kernel_cache_dir())
 
 __all__ = ["BatchKernel", "jit", "jit_batch", "jit_parallel", "prange", "SERIAL_MAX_ROWS"]
 

@@ -46,8 +46,9 @@ app = typer.Typer(
 @app.callback()
 def _startup() -> None:
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
-    cache = Path(__file__).resolve().parent / "__pycache__"
-    if not any(cache.glob("kernel._score_rows*.nbi")):
+    from ._cache import kernel_cache_dir
+
+    if not any(kernel_cache_dir().rglob("kernel.*.nbi")):
         typer.echo("fastscore: first run: compiling the kernels once (about a minute); "
                    "later runs load them from the cache", err=True)
 

@@ -29,7 +29,7 @@ mean the same files on the client and on every worker (one machine, or a
 shared file system).
 
 Workers compile each numba kernel once: ``cache=True`` keeps the machine code
-beside the installed package (or in ``NUMBA_CACHE_DIR``), shared by all worker
+in the user cache folder (:func:`fastscore._cache.kernel_cache_dir`), shared by all worker
 processes of a machine; each job first loads (or compiles) them on every
 worker (:func:`warm_workers`).  A worker process runs one kernel call at a time,
 on numba's thread pool; by default each task uses its machine's cores divided

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._cache import user_cache_dir
 from ._jit import jit
 
 N_CODES = 5**9
@@ -221,11 +222,8 @@ def build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def cache_dir() -> Path:
-    """Where the tables are cached."""
-    if os.environ.get("FASTSCORE_CACHE"):
-        return Path(os.environ["FASTSCORE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "fastscore"
+    """Where the tables are cached (:func:`fastscore._cache.user_cache_dir`)."""
+    return user_cache_dir()
 
 
 def _paths() -> dict[str, Path]:

@@ -1,0 +1,51 @@
+"""Where fastscore keeps what it builds once: the per-suit tables and numba's compiled kernels.
+
+Both live in the user cache folder (:func:`user_cache_dir`): ``$FASTSCORE_CACHE``,
+else ``$XDG_CACHE_HOME/fastscore``, else ``~/.cache/fastscore``.
+
+Compiled kernels go to ``numba-<digest>`` there (:func:`kernel_cache_dir`),
+``<digest>`` a hash of every source file of the package.  numba's own cache
+checks only the file that defines a kernel, not the files of the functions it
+calls and inlines, so after an edit to one module (or an upgrade that keeps
+file dates) a kernel elsewhere could load stale machine code; a new digest
+means a fresh folder and one compile.  ``NUMBA_CACHE_DIR``, when set, is used
+as it is.  Old ``numba-*`` folders can be deleted at any time.
+
+This module imports neither numba nor numpy (the command line's start-up check uses it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["kernel_cache_dir", "source_digest", "user_cache_dir"]
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def user_cache_dir() -> Path:
+    """``$FASTSCORE_CACHE``, else ``$XDG_CACHE_HOME/fastscore``, else ``~/.cache/fastscore``."""
+    if os.environ.get("FASTSCORE_CACHE"):
+        return Path(os.environ["FASTSCORE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "fastscore"
+
+
+@lru_cache(maxsize=1)
+def source_digest() -> str:
+    """16 hex digits of a SHA-256 over the package's ``.py`` files (names and contents, in name order)."""
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def kernel_cache_dir() -> Path:
+    """numba's cache folder for fastscore: ``$NUMBA_CACHE_DIR`` if set, else ``numba-<digest>``
+    in :func:`user_cache_dir`."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return user_cache_dir() / f"numba-{source_digest()}"
