@@ -49,7 +49,7 @@ def _startup() -> None:
     from ._cache import kernel_cache_dir
 
     if not any(kernel_cache_dir().rglob("kernel.*.nbi")):
-        typer.echo("fastscore: first run: compiling the kernels once (about a minute); "
+        typer.echo("fastscore: first run: compiling the kernels once (about half a minute); "
                    "later runs load them from the cache", err=True)
 
 
@@ -108,7 +108,16 @@ def _fail(message: str) -> NoReturn:
 def _console():
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    # soft_wrap: a line is never broken at the terminal width (piped output stays one record a line).
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _print_bad_rows(first: list[str], n_bad: int) -> None:
+    """The first bad rows' messages on stderr, and how many more there are."""
+    for message in first:
+        typer.echo(f"bad {message}", err=True)
+    if n_bad > len(first):
+        typer.echo(f"... and {n_bad - len(first):,} more bad rows (see the error column of the output)", err=True)
 
 
 def _rule_table(rules: Path | None):
@@ -497,8 +506,7 @@ def _run_batch(
     elapsed = time.perf_counter() - t0
 
     console = _console()
-    for message in summary.first_errors:
-        typer.echo(f"bad {message}", err=True)
+    _print_bad_rows(summary.first_errors, summary.bad)
     rate = summary.rows / elapsed if elapsed > 0 else 0.0
     console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {elapsed:.2f} s  "
                   f"hands per second: {rate:,.0f}")
@@ -720,12 +728,11 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         _merge_summary(summary, part)
 
     console = _console()
-    for message in summary.first_errors:
-        typer.echo(f"bad {message}", err=True)
+    _print_bad_rows(summary.first_errors, done.bad_rows)
     rate = done.rows / done.seconds if done.seconds > 0 else 0.0
     console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
-    console.print(f"wrote {output} ({len(done.paths)} parts)", soft_wrap=True)
+    console.print(f"wrote {output} ({len(done.paths)} parts)")
     summary.print(console)
 
 

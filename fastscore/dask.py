@@ -184,7 +184,7 @@ def _input_files(input) -> list[Path]:
     for path in files:
         if io.file_format(path) != "parquet":
             raise ValueError(f"{path}: the Dask jobs read Parquet only (.parquet or .pq); "
-                             f"convert it with `fastscore batch` or pyarrow first")
+                             f"convert it with `fastscore encode {path.name} -o HANDS.parquet` first")
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such file")
     return files

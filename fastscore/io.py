@@ -247,7 +247,7 @@ def read_records(
 
 def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     name = Path(path).name
-    with open(path, encoding="utf-8-sig") as f:
+    with open(path, encoding="utf-8-sig", errors="replace") as f:  # a bad byte spoils its row only
         first = f.read(1)
         while first.isspace():
             first = f.read(1)
@@ -280,7 +280,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
 
 
 def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
-    with open(path, newline="", encoding="utf-8-sig") as f:
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         names = [h.strip() for h in header] if header else []

@@ -100,7 +100,15 @@ class ParsedHand:
 
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 _DIGITS = "0123456789"  # ASCII only: str.isdigit() also accepts '²' and '٣'
-_SPLIT_GROUP = re.compile(r"([0-9]+)\s+(?=[0-9mpsz])")
+def _shown(value) -> str:
+    """``repr(value)`` for a message, long texts cut to their first 60 characters (a bad
+    row of a million characters must not print a million characters back)."""
+    if isinstance(value, str) and len(value) > 80:
+        return f"{value[:60]!r}... ({len(value):,} characters)"
+    return repr(value)
+
+
+_SPLIT_GROUP = re.compile(r"(?<![0-9])([0-9]+)\s+(?=[0-9mpsz])")  # from a run's start only: linear, not quadratic
 _GROUP = re.compile(r"\s+|\[[^\[\]()]*\]|\([^\[\]()]*\)|[^\s\[\]()]+")
 
 
@@ -114,7 +122,7 @@ def parse_tile(text: str) -> int:
     """
     tiles = _parse_tiles(text.strip(), text)
     if len(tiles) != 1:
-        raise HandError(ErrorCode.BAD_WIN, f"{text!r} is not one tile (write e.g. '5p', '7z' or 'Wh')")
+        raise HandError(ErrorCode.BAD_WIN, f"{_shown(text)} is not one tile (write e.g. '5p', '7z' or 'Wh')")
     return tiles[0]
 
 
@@ -131,13 +139,13 @@ def _parse_tiles(group: str, token: str) -> list[int]:
             continue
         if ch in _SUIT_BASE:
             if not digits:
-                raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: suit letter {ch!r} has no digits before it")
+                raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: suit letter {ch!r} has no digits before it")
             for d in digits:
                 n = int(d)
                 if ch == "z" and not 1 <= n <= 7:
-                    raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: '{d}z' is not a tile (honours are 1z-7z)")
+                    raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: '{d}z' is not a tile (honours are 1z-7z)")
                 if n == 0:
-                    raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: '0{ch}' is not a tile (red fives are not used; write 5{ch})")
+                    raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: '0{ch}' is not a tile (red fives are not used; write 5{ch})")
                 tiles.append(_SUIT_BASE[ch] + n - 1)
             digits = ""
             i += 1
@@ -145,22 +153,22 @@ def _parse_tiles(group: str, token: str) -> list[int]:
         if ch.isspace():
             raise HandError(
                 ErrorCode.BAD_TOKEN,
-                f"{token!r}: white space inside a group (allowed only between complete groups, e.g. '123m 45p')",
+                f"{_shown(token)}: white space inside a group (allowed only between complete groups, e.g. '123m 45p')",
             )
         if ch == "f":
-            raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: flowers are not part of the hand; pass them as flowers=")
+            raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: flowers are not part of the hand; pass them as flowers=")
         letter = "Wh" if group.startswith("Wh", i) else ch
         if letter not in HONOUR_LETTERS:
             raise HandError(
                 ErrorCode.BAD_TOKEN,
-                f"{token!r}: unknown letter {ch!r} (suits m p s z, honours E S W N Wh G R)",
+                f"{_shown(token)}: unknown letter {ch!r} (suits m p s z, honours E S W N Wh G R)",
             )
         if digits:
-            raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: digits {digits!r} have no suit letter (m, p, s or z)")
+            raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: digits {_shown(digits)} have no suit letter (m, p, s or z)")
         tiles.append(27 + HONOUR_LETTERS.index(letter))
         i += len(letter)
     if digits:
-        raise HandError(ErrorCode.BAD_TOKEN, f"{token!r}: digits {digits!r} have no suit letter (m, p, s or z)")
+        raise HandError(ErrorCode.BAD_TOKEN, f"{_shown(token)}: digits {_shown(digits)} have no suit letter (m, p, s or z)")
     return tiles
 
 
@@ -171,7 +179,7 @@ def _declared_set(token: str) -> tuple[SetKind, int]:
     if token[0] == "(":
         if len(tiles) == 4 and same:
             return SetKind.CONCEALED_GONG, tiles[0]
-        raise HandError(ErrorCode.BAD_SET, f"{token!r}: a concealed gong (...) must be four of one kind")
+        raise HandError(ErrorCode.BAD_SET, f"{_shown(token)}: a concealed gong (...) must be four of one kind")
     if len(tiles) == 4 and same:
         return SetKind.GONG, tiles[0]
     if len(tiles) == 3 and same:
@@ -184,7 +192,7 @@ def _declared_set(token: str) -> tuple[SetKind, int]:
         and tiles[2] == tiles[0] + 2
     ):
         return SetKind.SHEUNG, tiles[0]
-    raise HandError(ErrorCode.BAD_SET, f"{token!r}: an exposed set [...] must be a sheung, pong or gong")
+    raise HandError(ErrorCode.BAD_SET, f"{_shown(token)}: an exposed set [...] must be a sheung, pong or gong")
 
 
 def parse_hand(text: str) -> ParsedHand:
@@ -216,13 +224,13 @@ def parse_hand(text: str) -> ParsedHand:
     if not isinstance(text, str):
         raise HandError(
             ErrorCode.BAD_TOKEN,
-            f"hand must be a string in tile notation such as '123m456p...', got {type(text).__name__} {text!r}",
+            f"hand must be a string in tile notation such as '123m456p...', got {type(text).__name__} {_shown(text)}",
         )
     split = _SPLIT_GROUP.search(text)
     if split:
         raise HandError(
             ErrorCode.BAD_TOKEN,
-            f"{text!r}: white space after digits {split.group(1)!r} (white space is allowed only between complete "
+            f"{_shown(text)}: white space after digits {split.group(1)!r} (white space is allowed only between complete "
             f"groups: write e.g. '123m', not '12 3m')",
         )
     counts = np.zeros(N_KINDS, dtype=np.int64)
@@ -241,7 +249,7 @@ def parse_hand(text: str) -> ParsedHand:
             for t in _parse_tiles(token, token):
                 counts[t] += 1
     if pos != len(text):
-        raise HandError(ErrorCode.BAD_TOKEN, f"unbalanced or nested bracket {text[pos]!r} at position {pos} of {text!r}")
+        raise HandError(ErrorCode.BAD_TOKEN, f"unbalanced or nested bracket {text[pos]!r} at position {pos} of {_shown(text)}")
     if not text.strip():
         raise HandError(ErrorCode.TILE_COUNT, "empty hand: a hand holds 16 tiles before the win")
     if len(declared) > MAX_DECLARED:
@@ -251,7 +259,7 @@ def parse_hand(text: str) -> ParsedHand:
     if n_tiles != 16:
         raise HandError(
             ErrorCode.TILE_COUNT,
-            f"{text!r} holds {n_tiles} tiles (a declared set counts 3); a hand holds 16 before the win",
+            f"{_shown(text)} holds {n_tiles} tiles (a declared set counts 3); a hand holds 16 before the win",
         )
     return ParsedHand(counts.astype(np.uint8), tuple(declared))
 
@@ -267,18 +275,18 @@ def parse_flowers(text: str) -> tuple[int, ...]:
     if text is None:
         return ()
     if not isinstance(text, str):
-        raise HandError(ErrorCode.BAD_CONTEXT, f"flowers must be a string such as '1f2f', got {text!r}")
+        raise HandError(ErrorCode.BAD_CONTEXT, f"flowers must be a string such as '1f2f', got {_shown(text)}")
     found: list[int] = []
     for token in text.split():
         if not re.fullmatch(r"([0-9]+f)+", token):
-            raise HandError(ErrorCode.BAD_CONTEXT, f"flowers {token!r}: write flowers as 1f..8f, e.g. '1f5f' or '15f'")
+            raise HandError(ErrorCode.BAD_CONTEXT, f"flowers {_shown(token)}: write flowers as 1f..8f, e.g. '1f5f' or '15f'")
         for digits in re.findall(r"([0-9]+)f", token):
             for d in digits:
                 n = int(d)
                 if not 1 <= n <= 8:
-                    raise HandError(ErrorCode.BAD_CONTEXT, f"flower '{d}f' in {token!r} is out of range (1f-8f)")
+                    raise HandError(ErrorCode.BAD_CONTEXT, f"flower '{d}f' in {_shown(token)} is out of range (1f-8f)")
                 if n in found:
-                    raise HandError(ErrorCode.BAD_CONTEXT, f"flower '{d}f' in {text!r} is repeated")
+                    raise HandError(ErrorCode.BAD_CONTEXT, f"flower '{d}f' in {_shown(text)} is repeated")
                 found.append(n)
     return tuple(sorted(found))
 
@@ -289,7 +297,7 @@ def parse_wind(value, field: str) -> int:
         return WINDS.index(value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value <= 3:
         return int(value)
-    raise HandError(ErrorCode.BAD_CONTEXT, f"{field} {value!r} is not a wind (E, S, W or N)")
+    raise HandError(ErrorCode.BAD_CONTEXT, f"{field} {_shown(value)} is not a wind (E, S, W or N)")
 
 
 def format_tile(tile: int) -> str:

@@ -333,3 +333,16 @@ def test_score_does_not_import_pyarrow():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True,
                           env={**os.environ, "PYTHONPATH": str(root)})
     assert done.stdout.strip() == "[]"
+
+
+def test_batch_lists_five_bad_rows_and_counts_the_rest(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    good = {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}
+    records = [good] + [{"hand": "xyz", "win": "9s"}] * 8 + [good]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = CliRunner().invoke(app, ["batch", str(path)])
+    assert result.exit_code == 0, result.output
+    bad = [line for line in result.stderr.splitlines() if line.startswith("bad row")]
+    assert [line.split(":")[0] for line in bad] == [f"bad row {i}" for i in range(1, 6)]
+    assert "... and 3 more bad rows (see the error column of the output)" in result.stderr
+    assert "rows: 10  bad rows: 8" in result.stdout

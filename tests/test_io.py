@@ -362,3 +362,21 @@ def test_waits_writer(tmp_path, ext):
         got = [{"n_waits": r["n_waits"], "waits": json.loads(r["waits_json"]), "error": r["error"]}
                for r in table.to_pylist()]
     assert [{k: r[k] for k in ("waits", "n_waits", "error")} for r in got] == expected
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_a_bad_utf8_byte_flags_its_row_only(tmp_path, suffix):
+    """Bytes that are not UTF-8 read as U+FFFD: that row is flagged, every other row is read."""
+    path = tmp_path / f"hands{suffix}"
+    good = "11m99m77p11s9s EE RR 333p"
+    if suffix == ".jsonl":
+        lines = [json.dumps({"hand": good, "win": "9s"}).encode(), b"\xff\xfe not json",
+                 b'{"hand": "11m99m77p11s9s EE RR 333\xffp", "win": "9s"}', json.dumps({"hand": good, "win": "9s"}).encode()]
+    else:
+        lines = [b"hand,win", f"{good},9s".encode(), f"{good[:-1]}\xff,9s".encode("latin-1"), f"{good},9s".encode()]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    batch = next(iter_batches(path))
+    expected_bad = [1, 2] if suffix == ".jsonl" else [1]
+    assert np.flatnonzero(batch.error).tolist() == expected_bad
+    assert "\ufffd" in batch.messages[expected_bad[-1]]
+    assert len(batch) == (4 if suffix == ".jsonl" else 3)

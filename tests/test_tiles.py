@@ -292,3 +292,17 @@ def test_tile_order_invariance(drawn, rng):
     assert np.array_equal(a.concealed, b.concealed)
     assert _sorted_declared(a) == _sorted_declared(b)
     assert fastscore.score(hand_text, win, **ctx) == fastscore.score(other, win, **ctx)
+
+
+def test_long_bad_hand_message_is_cut_and_the_split_check_is_linear():
+    from fastscore.tiles import _SPLIT_GROUP, parse_hand
+
+    with pytest.raises(ValueError) as info:
+        parse_hand("1" * 200_000 + "m")  # the split search used to rescan the digit run from every start
+    message = str(info.value)
+    assert message.startswith("'" + "1" * 60 + "'... (200,001 characters) holds 200000 tiles")
+    assert len(message) < 200
+    # the search still finds the first run of digits followed by white space, whole
+    assert _SPLIT_GROUP.search("123m 45 6p").group(1) == "45"
+    assert _SPLIT_GROUP.search("12 3m").group(1) == "12"
+    assert _SPLIT_GROUP.search("123m 456p") is None
