@@ -21,7 +21,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     # Read by numba when each dispatcher below sets up its cache, so it must be set before any kernel is defined.
     numba.config.CACHE_DIR = str(kernel_cache_dir())
 
-__all__ = ["BatchKernel", "jit", "jit_batch", "jit_parallel", "prange", "SERIAL_MAX_ROWS"]
+__all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS"]
 
 prange = numba.prange
 
@@ -33,6 +33,16 @@ SERIAL_MAX_ROWS = 1023
 def jit(func):
     """Compile ``func`` in nopython mode with the on-disk cache."""
     return numba.njit(cache=True, nogil=True)(func)
+
+
+def jit_inline(func):
+    """Like :func:`jit`, and inlined into compiled callers at numba's IR level (``inline='always'``).
+
+    For small helpers on the hot path that take arrays: numba counts the
+    references of every array passed to a call it does not inline, on every
+    call.  Each caller compiles its own copy, so use it for small functions.
+    """
+    return numba.njit(cache=True, nogil=True, inline="always")(func)
 
 
 def jit_parallel(func):

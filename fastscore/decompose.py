@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, jit_inline
 from .tables import (
     HAS_NINE,
     HAS_ONE,
@@ -29,7 +29,7 @@ ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.i
 MAX_DECOMPOSITIONS = 8
 
 
-@jit
+@jit_inline
 def suit_code(counts, base):
     """Base-5 code of the 9 counts from ``base`` (the per-suit table index)."""
     # Independent products rather than Horner's chain: more work in flight per cycle.
@@ -56,7 +56,7 @@ def tile_code(t):
     return p
 
 
-@jit
+@jit_inline
 def honour_summary(counts):
     """Counts of the honours: (kinds held once, twice, three times, four times, kinds held,
     bits 27-33 of the kinds held twice, a kind held once or -1)."""
@@ -301,7 +301,7 @@ def is_special(counts):
     )
 
 
-@jit
+@jit_inline
 def is_win(counts, n_declared, suit_info):
     """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
     i0 = np.int64(suit_info[suit_code(counts, 0)])
@@ -360,7 +360,7 @@ def _suit_waits(info, eyes):
     return 0
 
 
-@jit
+@jit_inline
 def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
     """:func:`wait_mask` given the three suits' ``suit_info`` entries of the 16 tiles,
     ``fours``, the :func:`fours_mask` of the 16 tiles held, and ``honours``, the
@@ -403,7 +403,7 @@ def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
     return mask & ~fours
 
 
-@jit
+@jit_inline
 def _row_code(concealed, i, base):
     """:func:`suit_code` of row ``i`` of a (N, 34) array."""
     code = np.int64(0)
@@ -414,7 +414,7 @@ def _row_code(concealed, i, base):
     return code
 
 
-@jit
+@jit_inline
 def maybe_ready(concealed, declared, i, suit_info):
     """False only if hand ``i`` (rows of ``concealed`` (N, 34) and ``declared`` (N, 5, 2)) has no wait.
 

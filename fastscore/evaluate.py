@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, jit_inline
 from .rules import ROW_IDS, Shape
 
 # Row indices as compile-time constants for the kernels.
@@ -65,6 +65,9 @@ from .rules import ROW_IDS, Shape
 ) = range(len(ROW_IDS))
 N_ROWS = len(ROW_IDS)
 DEALER_BITS = (1 << MAHJONG_BASE) | (1 << EAST_WINS) | (1 << STREAK_BONUS)
+#: The rows whose value depends on units (:func:`row_value`).
+UNIT_ROWS = (1 << WIND_PONG) | (1 << DRAGON_PONG) | (1 << NICO_QUAD_PAIRS) | (1 << SEAT_FLOWER) | (1 << FLOWER_SET) \
+    | (1 << STREAK_BONUS)
 
 STANDARD = int(Shape.STANDARD)
 NICO_NICO_SHAPE = int(Shape.NICO_NICO)
@@ -246,7 +249,8 @@ def _mixed_dragon(m, p, s):
 
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
 # row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
-# the number of replacers, then the replacers.
+# the number of replacers K, the replacers (K,), then for each k the bits of
+# replacers k to K-1 (K,).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = 4 * N_ROWS
@@ -266,7 +270,7 @@ def pack_rules(rule_args):
     """
     points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points = rule_args
     k = replacers.shape[0]
-    out = np.zeros(RP_REPLACERS + k, dtype=np.int64)
+    out = np.zeros(RP_REPLACERS + 2 * k, dtype=np.int64)
     for r in range(N_ROWS):
         out[RP_POINTS + r] = points[r]
         for j in range(3):
@@ -279,10 +283,14 @@ def pack_rules(rule_args):
     out[RP_N_REPLACERS] = k
     for j in range(k):
         out[RP_REPLACERS + j] = replacers[j]
+    later = 0
+    for j in range(k - 1, -1, -1):
+        later |= 1 << replacers[j]
+        out[RP_REPLACERS + k + j] = later
     return out
 
 
-@jit
+@jit_inline
 def resolve(rows, shape, rules):
     """Rows that score: fired, taken by the shape, not replaced by a scoring row.
 
@@ -291,19 +299,25 @@ def resolve(rows, shape, rules):
     replaces; its shape_bits[shape] the rows a shape takes.
     """
     scoring = rows & rules[RP_SHAPES + shape]
-    for k in range(rules[RP_N_REPLACERS]):
+    n = rules[RP_N_REPLACERS]
+    for k in range(n):
+        # No replacer left among the scoring rows: the rest of the list changes nothing.
+        if (scoring & rules[RP_REPLACERS + n + k]) == 0:
+            break
         r = rules[RP_REPLACERS + k]
         # Branch-free: clear the replaced rows when row r scores.
         scoring &= ~(rules[RP_REPLACES + r] & -((scoring >> r) & 1))
     return scoring
 
 
-@jit
+@jit_inline
 def row_value(r, units, hand_units, rules):
     """Points of row ``r`` given the interpretation's and the hand's units (``rules``: :func:`pack_rules`)."""
     # One return, so that numba can drop the reference counting of ``rules``.
     value = rules[RP_POINTS + r]
-    if r == WIND_PONG:
+    if not (UNIT_ROWS >> r) & 1:
+        pass
+    elif r == WIND_PONG:
         value *= (units >> WIND_UNITS_SHIFT) & 255
     elif r == DRAGON_PONG:
         value *= (units >> DRAGON_UNITS_SHIFT) & 255
@@ -332,7 +346,7 @@ def lowest_bit(m):
     return 32 + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@jit
+@jit_inline
 def points_of(scoring, units, hand_units, rules):
     """Section 6.1: the sum of the scoring rows, dealer rows excluded (``rules``: :func:`pack_rules`)."""
     total = 0
@@ -343,7 +357,7 @@ def points_of(scoring, units, hand_units, rules):
     return total
 
 
-@jit
+@jit_inline
 def totals(points, round_wind, seat, streak, rules):
     """Section 6: (chicken, total, legal, payout) of one interpretation's ``points`` (``rules``: :func:`pack_rules`)."""
     minimum = rules[RP_MINIMUM + round_wind]

@@ -9,7 +9,11 @@ run it for every hand and keep the best interpretation;
 Compiled helpers are called with as few arrays as possible (the rule table
 packed into one by :func:`fastscore.evaluate.pack_rules`, hand rows indexed
 rather than sliced): numba counts the references of every array argument and
-view on every call, a large share of the per-hand cost when measured.
+view on every call, a large share of the per-hand cost when measured.  The
+hot helpers that take arrays (:func:`load_hand`, :func:`interpret_loaded` and
+what they call) are ``jit_inline``: numba inlines them into the per-block
+loops (``_score_block``, :func:`fastscore.waits._waits_block`), so that no
+array goes through a call per hand or per wait.
 
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_parallel, prange
+from ._jit import jit, jit_inline, jit_parallel, prange
 from .decompose import (
     MAX_DECOMPOSITIONS,
     N_KINDS,
@@ -103,7 +107,7 @@ N_INFO = 14
 SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
 
 
-@jit
+@jit_inline
 def load_hand(concealed, declared, i, counts, held):
     """Fill ``counts`` with the concealed tiles of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2);
     summarise the hand.
@@ -168,7 +172,7 @@ def load_hand(concealed, declared, i, counts, held):
     return n_declared, exposed, pongs, starts, n_sheungs, word, c0, c1, c2, fours, honour_summary(counts)
 
 
-@jit
+@jit_inline
 def _interpretation(info_out, j, shape, a, b, c, rows, units):
     """Record interpretation ``j``'s shape, a, b, c, fired rows and units; :func:`interpret_loaded` scores it."""
     info_out[j, INFO_SHAPE] = shape
@@ -216,7 +220,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
                             suit_info, dec_offset, dec_words, counts, hand, info_out, both)
 
 
-@jit
+@jit_inline
 def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_info,
                      dec_offset, dec_words, counts, hand, info_out, both):
     """:func:`interpret_hand` after :func:`load_hand`: ``counts`` and ``hand`` as it left them.
@@ -420,7 +424,7 @@ def _lowest(mask):
     return -1
 
 
-@jit
+@jit_inline
 def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POINTS):
     """Index of the best interpretation (6: payout, then points, then order), or -1."""
     best = -1
@@ -434,7 +438,7 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
     return best
 
 
-@jit
+@jit_inline
 def write_row_points(scoring, units, hand_units, rules, out, i):
     """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS, INFO_UNITS and INFO_HAND_UNITS)
     into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``: :func:`fastscore.evaluate.pack_rules`."""
@@ -463,8 +467,9 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns; rows with ``ok`` False
-    are skipped (left zero, shape -1).  Outputs are filled in place and must
-    be zeroed on entry (only scoring rows of ``row_points`` are written).  Compiled
+    are skipped (left zero, shape -1).  Outputs are filled in place and, but for
+    ``shape`` (written for every row), must be zeroed on entry (only scoring
+    rows of ``row_points`` are written).  Compiled
     twice from this one function: :data:`score_kernel` (parallel) and
     :data:`score_kernel_serial` (small batches: no thread start-up).
     """
@@ -473,26 +478,41 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        counts, held, info = make_scratch()
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            shape[i] = -1
-            if not ok[i]:
-                continue
-            # interpret_hand, inlined by hand: one call level less for the arrays passed down.
-            hand = load_hand(concealed, declared, i, counts, held)
-            m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i], -1,
-                                 rules, suit_info, dec_offset, dec_words, counts, hand, info, False)
-            j = best_interpretation(info, m)
-            if j < 0:
-                continue
-            is_win[i] = True
-            shape[i] = info[j, INFO_SHAPE]
-            points[i] = info[j, INFO_POINTS]
-            chicken[i] = info[j, INFO_CHICKEN] != 0
-            total[i] = info[j, INFO_TOTAL]
-            legal[i] = info[j, INFO_LEGAL] != 0
-            payout[i] = info[j, INFO_PAYOUT]
-            write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, row_points, i)
+        _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
+                     suit_info, dec_offset, dec_words, payout, total, points, legal, is_win, chicken, shape,
+                     row_points, b * BLOCK, min(n, (b + 1) * BLOCK))
+
+
+@jit
+def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
+                 suit_info, dec_offset, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
+                 lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_score_rows`.
+
+    A plain compiled function, called once per block: the helpers it inlines
+    (``jit_inline``) then pass no array through a call, and the parallel
+    build's loop body stays one call.
+    """
+    counts, held, info = make_scratch()
+    for i in range(lo, hi):
+        shape[i] = -1
+        if not ok[i]:
+            continue
+        # interpret_hand, inlined by hand: one call level less for the arrays passed down.
+        hand = load_hand(concealed, declared, i, counts, held)
+        m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i], -1,
+                             rules, suit_info, dec_offset, dec_words, counts, hand, info, False)
+        j = best_interpretation(info, m)
+        if j < 0:
+            continue
+        is_win[i] = True
+        shape[i] = info[j, INFO_SHAPE]
+        points[i] = info[j, INFO_POINTS]
+        chicken[i] = info[j, INFO_CHICKEN] != 0
+        total[i] = info[j, INFO_TOTAL]
+        legal[i] = info[j, INFO_LEGAL] != 0
+        payout[i] = info[j, INFO_PAYOUT]
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, row_points, i)
 
 
 score_kernel = jit_parallel(_score_rows)

@@ -174,7 +174,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         legal=np.zeros(n, dtype=np.bool_),
         is_win=np.zeros(n, dtype=np.bool_),
         chicken=np.zeros(n, dtype=np.bool_),
-        shape=np.full(n, -1, dtype=np.int8),
+        shape=np.empty(n, dtype=np.int8),  # the kernel writes every row (-1 for no interpretation)
         row_points=np.zeros((n, len(ROW_IDS)), dtype=np.int16),
         error=batch.error.copy(),
         messages=dict(batch.messages),

@@ -52,29 +52,39 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        counts, held, info = make_scratch()
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            if not ok[i] or not maybe_ready(concealed, declared, i, suit_info):
-                continue
-            hand = load_hand(concealed, declared, i, counts, held)
-            n_declared = hand[0]
-            bits = wait_mask_info(counts, n_declared, hand[9], np.int64(suit_info[hand[6]]),
-                                  np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[10])
-            if bits == 0:
-                continue
-            found = popcount(bits)
-            n_waits[i] = found
-            left = bits
-            while left:
-                t = lowest_bit(left)
-                left &= left - 1
-                mask[i, t] = True
-                # One pass scores the win on a discard and, per interpretation, by self-draw.
-                m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
-                                     rules, suit_info, dec_offset, dec_words, counts, hand, info, True)
-                payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
-                best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
-                payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
+        _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info,
+                     dec_offset, dec_words, mask, payout_discard, payout_self_draw, n_waits, b * BLOCK,
+                     min(n, (b + 1) * BLOCK))
+
+
+@jit
+def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info, dec_offset,
+                 dec_words, mask, payout_discard, payout_self_draw, n_waits, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
+    (the ``jit_inline`` helpers then pass no array through a call)."""
+    counts, held, info = make_scratch()
+    for i in range(lo, hi):
+        if not ok[i] or not maybe_ready(concealed, declared, i, suit_info):
+            continue
+        hand = load_hand(concealed, declared, i, counts, held)
+        n_declared = hand[0]
+        bits = wait_mask_info(counts, n_declared, hand[9], np.int64(suit_info[hand[6]]),
+                              np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[10])
+        if bits == 0:
+            continue
+        found = popcount(bits)
+        n_waits[i] = found
+        left = bits
+        while left:
+            t = lowest_bit(left)
+            left &= left - 1
+            mask[i, t] = True
+            # One pass scores the win on a discard and, per interpretation, by self-draw.
+            m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
+                                 rules, suit_info, dec_offset, dec_words, counts, hand, info, True)
+            payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
+            best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
+            payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
 
 
 waits_kernel = jit_parallel(_waits_rows)
