@@ -9,11 +9,7 @@ in a fast one.
 from __future__ import annotations
 
 import functools
-import os
-import subprocess
-import sys
 from math import comb
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +17,8 @@ import pytest
 from fastscore.enumerate import FULL_SPACE_SIZE, HAND_TILES, enumerate_hands, space, space_size
 from fastscore.tables import POW5
 from strategies import counts
+from threads import outputs_by_thread_count
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Sum of prod C(4, count) over the full space: complete 17-tile draws from the 136 tiles.
 FULL_MULTIPLICITY = 1_554_490_175_889_888
 SUIT_BASE = {"m": 0, "p": 9, "s": 18}
@@ -206,13 +202,8 @@ print(hands.hexdigest(), mult.hexdigest())
 
 
 def test_same_hands_whatever_the_thread_count_and_chunk_size():
-    digests = set()
-    for threads, chunk_rows in (("1", 100_003), ("2", 4096)):
-        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
-        out = subprocess.run([sys.executable, "-c", DIGEST_SCRIPT, str(chunk_rows)], env=env, cwd=ROOT,
-                             capture_output=True, text=True, check=True)
-        digests.add(out.stdout.strip())
-    assert len(digests) == 1
+    # (threads, chunk rows)
+    assert len(outputs_by_thread_count(DIGEST_SCRIPT, [(1, 100_003), (2, 4096)])) == 1
 
 
 # --------------------------------------------------------------------------- bad options

@@ -8,10 +8,7 @@ and tallies in Python integers.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +19,7 @@ from typer.testing import CliRunner
 import fastscore
 import reference
 from strategies import counts
+from threads import outputs_by_thread_count
 from fastscore.cli import app
 from fastscore.enumerate import enumerate_hands
 from fastscore.rules import ROW_IDS
@@ -259,12 +257,7 @@ print(json.dumps([r.hands, r.scorings, t.total.tolist(), t.rows.tolist(), t.shap
 
 
 def test_same_tallies_whatever_the_thread_count():
-    outputs = set()
-    for threads, chunk_rows in (("1", 40_000), ("2", 3_000)):
-        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
-        done = subprocess.run([sys.executable, "-c", SURVEY_SCRIPT, str(chunk_rows)], env=env, cwd=ROOT,
-                              capture_output=True, text=True, check=True)
-        outputs.add(done.stdout.strip())
+    outputs = outputs_by_thread_count(SURVEY_SCRIPT, [(1, 40_000), (2, 3_000)])  # (threads, chunk rows)
     assert len(outputs) == 1
     assert json.loads(outputs.pop())[0] > 10_000
 
