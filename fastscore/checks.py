@@ -92,6 +92,16 @@ def _row_errors(concealed, declared, win, seat, round_wind, streak, closing, req
         error[i] = code
 
 
+def row_errors(batch: HandBatch, *, require_win: bool) -> np.ndarray:
+    """``(N,) uint8``: the first failing check of every row (an ErrorCode, 0: valid) in
+    :func:`validate`'s order; rows already flagged keep their code.  Columns must have the
+    dtypes and shapes of :data:`COLUMNS` (see :func:`checked`)."""
+    codes = batch.error.copy()
+    _row_errors(batch.concealed, batch.declared, batch.win, batch.seat, batch.round, batch.streak, batch.closing,
+                require_win, codes)
+    return codes
+
+
 def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
     """``batch`` itself when every row is safe to score, else a validated copy with the bad rows flagged.
 
@@ -113,9 +123,7 @@ def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
                 f"HandBatch column {name!r} must be {np.dtype(dtype)} of shape (N, {', '.join(map(str, shape))})"
                 .replace(", )", ")") + f", got {got}; build batches with HandBatch.from_records or from_arrays",
             )
-    codes = batch.error.copy()
-    _row_errors(batch.concealed, batch.declared, batch.win, batch.seat, batch.round, batch.streak, batch.closing,
-                require_win, codes)
+    codes = row_errors(batch, require_win=require_win)
     if (codes == batch.error).all():
         return batch
     copy = batch.take(slice(None))

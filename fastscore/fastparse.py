@@ -652,64 +652,13 @@ _context_serial = jit(_context_rows)
 PARALLEL_MIN_ROWS = 8 * _BLOCK
 
 
-def _array_rows(concealed, declared, win, seat, round_wind, streak, closing, require_win, error, suspect):
-    """Whether :func:`fastscore.batch.validate` may flag each row of arrays nothing has checked
-    (encoded hand files, :func:`fastscore.io.batch_from_encoded`): all of its checks, rows with
-    ``error`` set skipped.  Serial: about 30 ns a row, less than waking the threads of a
-    parallel kernel costs per chunk."""
-    n = error.shape[0]
-    held = np.zeros(N_KINDS, dtype=np.int64)
-    for i in range(n):
-        if error[i]:
-            continue
-        w = int(win[i])
-        bad = w < -1 or w >= N_KINDS or seat[i] > 3 or round_wind[i] > 3 or streak[i] < 0 or streak[i] > 1000
-        bad |= require_win and w < 0
-        total = 0
-        for t in range(N_KINDS):
-            held[t] = concealed[i, t]
-            total += held[t]
-        exposed = False
-        for k in range(declared.shape[1]):  # every slot: a set may follow an empty one
-            kind = int(declared[i, k, 0])
-            tile = int(declared[i, k, 1])
-            if kind == 0:
-                if tile < 0 or tile >= N_KINDS:
-                    bad = True
-                continue
-            if kind < 0 or kind > 4 or tile < 0 or tile >= N_KINDS or (
-                    kind == _SHEUNG and (tile >= 27 or tile % 9 > 6)):
-                bad = True
-                break
-            total += 3
-            exposed |= kind != _CONCEALED_GONG
-            if kind == _SHEUNG:
-                held[tile] += 1
-                held[tile + 1] += 1
-                held[tile + 2] += 1
-            else:
-                held[tile] += 3 if kind == _PONG else 4
-        if bad or total != 16 or (closing[i] and exposed):
-            suspect[i] = True
-            continue
-        if 0 <= w:
-            held[w] += 1
-        for t in range(N_KINDS):
-            if held[t] > 4:
-                suspect[i] = True
-                break
-
-
-_arrays_serial = jit(_array_rows)
-
-
 def array_suspects(batch: HandBatch, require_win: bool) -> np.ndarray:
-    """``(N,) bool``: rows of ``batch`` not flagged yet that :func:`fastscore.batch.validate` may flag."""
-    suspect = np.zeros(len(batch), dtype=np.bool_)
-    if len(batch):
-        _arrays_serial(batch.concealed, batch.declared, batch.win, batch.seat, batch.round, batch.streak,
-                       batch.closing, require_win, batch.error, suspect)
-    return suspect
+    """``(N,) bool``: rows of ``batch`` not flagged yet that :func:`fastscore.batch.validate` may flag
+    (arrays nothing has checked, e.g. encoded hand files): the compiled row checks of
+    :mod:`fastscore.checks`, which mirror ``validate``."""
+    from .checks import row_errors
+
+    return (row_errors(batch, require_win=require_win) != 0) & (batch.error == 0)
 
 
 # --------------------------------------------------------------------------- the wrapper
