@@ -14,7 +14,7 @@ import pytest
 from benchlib import notation, reference, run, size_id, warm, winning
 
 from fastscore import score_batch
-from fastscore.decompose import is_win
+from fastscore.decompose import is_win_row
 from fastscore.kernel import PARALLEL_MIN_ROWS
 from fastscore.sample import FAMILIES
 from fastscore.tables import suit_tables
@@ -34,14 +34,7 @@ BLOCK = 1024
 def _win_rows(concealed, declared, win, suit_info, out, lo, hi):
     counts = np.zeros(34, dtype=np.int64)
     for i in range(lo, hi):
-        for t in range(34):
-            counts[t] = concealed[i, t]
-        counts[win[i]] += 1
-        n_declared = 0
-        for k in range(declared.shape[1]):
-            if declared[i, k, 0] != 0:
-                n_declared += 1
-        out[i] = is_win(counts, n_declared, suit_info)
+        out[i] = is_win_row(concealed, declared, win, i, suit_info, counts)
 
 
 @numba.njit(nogil=True, parallel=True)

@@ -42,7 +42,7 @@ def _row_errors(concealed, declared, win, seat, round_wind, streak, closing, req
         code = 0
         n_declared = 0
         exposed = False
-        for k in range(declared.shape[1]):
+        for k in range(MAX_DECLARED):
             kind = declared[i, k, 0]
             t = declared[i, k, 1]
             if kind < 0 or kind > 4 or t < 0 or t >= N_KINDS:
@@ -56,7 +56,7 @@ def _row_errors(concealed, declared, win, seat, round_wind, streak, closing, req
         if code == 0 and not (0 <= seat[i] <= 3 and 0 <= round_wind[i] <= 3 and 0 <= streak[i] <= 1000):
             code = 6  # BAD_CONTEXT
         if code == 0:
-            for k in range(declared.shape[1]):
+            for k in range(MAX_DECLARED):
                 if declared[i, k, 0] == 1 and (declared[i, k, 1] >= 27 or declared[i, k, 1] % 9 > 6):
                     code = 2  # BAD_SET: a sheung must start on 1-7 of a number suit
         if code == 0:
@@ -69,7 +69,7 @@ def _row_errors(concealed, declared, win, seat, round_wind, streak, closing, req
             held = np.zeros(N_KINDS, dtype=np.int64)
             for t in range(N_KINDS):
                 held[t] = concealed[i, t]
-            for k in range(declared.shape[1]):
+            for k in range(MAX_DECLARED):
                 kind = declared[i, k, 0]
                 t = np.int64(declared[i, k, 1])
                 if kind == 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline
+from .tiles import MAX_DECLARED
 from .tables import (
     HAS_NINE,
     HAS_ONE,
@@ -321,6 +322,59 @@ def is_win(counts, n_declared, suit_info):
     )
 
 
+@jit_inline
+def _row_honours(concealed, i, win):
+    """Honour kinds of row ``i`` of ``concealed`` (N, 34) held once, twice, three times, four times, and at all,
+    with the tile ``win`` added (-1: none); counts must be at most 4 (checked rows)."""
+    # Branch-free: a histogram of the seven counts, one byte per count 0-5.
+    hist = np.int64(0)
+    for t in range(27, N_KINDS):
+        hist += np.int64(1) << (8 * (np.int64(concealed[i, t]) + np.int64(win == t)))
+    return (hist >> 8) & 255, (hist >> 16) & 255, (hist >> 24) & 255, (hist >> 32) & 255, 7 - (hist & 255)
+
+
+#: ``5 ** i``: what a tile at position ``i`` of its suit adds to the suit's code.
+_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
+
+
+@jit_inline
+def is_win_row(concealed, declared, win, i, suit_info, counts):
+    """:func:`is_win` of hand ``i`` of a batch: ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
+    ``win`` (N,) int8, all checked (:func:`fastscore.checks.checked`).
+
+    The standard shape is tested from the suit codes and honour counts of the
+    input row itself; the 34 counts are copied into ``counts`` ((34,) int64
+    scratch) only for the special shapes, when the table hints allow one.
+    """
+    w = np.int64(win[i])
+    c0 = _row_code(concealed, i, 0)
+    c1 = _row_code(concealed, i, 9)
+    c2 = _row_code(concealed, i, 18)
+    add = _POW5[w % 9]
+    c0 += add * np.int64(w < 9)
+    c1 += add * np.int64(9 <= w < 18)
+    c2 += add * np.int64(18 <= w < 27)
+    i0 = np.int64(suit_info[c0])
+    i1 = np.int64(suit_info[c1])
+    i2 = np.int64(suit_info[c2])
+    h_ones, h_pairs, h_threes, h_fours, h_kinds = _row_honours(concealed, i, w)
+    if standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
+        return True
+    for k in range(MAX_DECLARED):
+        if declared[i, k, 0] != 0:
+            return False
+    nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+    if nico:
+        # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times).
+        return True
+    if not (thirteen or sixteen):
+        return False
+    for t in range(N_KINDS):
+        counts[t] = concealed[i, t]
+    counts[w] += 1
+    return (thirteen and thirteen_orphans_split(counts, 0, 0)[0] >= 0) or (sixteen and sixteen_orphans_eyes(counts, 0) >= 0)
+
+
 @jit
 def wait_mask(counts16, n_declared, held16, suit_info):
     """Bitmask (bit t for tile t) of the waits of a 16-tile hand (section 7).
@@ -395,10 +449,9 @@ def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
         threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
         if (ones == 0 and threes <= 2) or (ones == 1 and threes == 1):
             mask |= _nico_waits(counts16)
-        ends = (1 if i0 & HAS_ONE else 0) + (1 if i0 & HAS_NINE else 0) + (1 if i1 & HAS_ONE else 0) \
-            + (1 if i1 & HAS_NINE else 0) + (1 if i2 & HAS_ONE else 0) + (1 if i2 & HAS_NINE else 0)
+        ends = _ends(i0) + _ends(i1) + _ends(i2)
         if h_kinds + ends >= 12 or h_kinds >= 6:
-            mask |= _orphans_waits(counts16)
+            mask |= _orphans_waits(counts16, i0, i1, i2)
     # Kinds already held four times.
     return mask & ~fours
 
@@ -421,52 +474,59 @@ def maybe_ready(concealed, declared, i, suit_info):
     A cheap first pass of :func:`wait_mask` straight from the input rows: the
     standard waits from the three table entries and the honour counts, the
     special shapes from the table hints.  Kinds held four times are not
-    taken off, so a True still needs :func:`wait_mask`.
+    taken off, so a True still needs :func:`wait_mask`.  Branch-free: the
+    tests depend on table entries that miss the cache, and a mispredicted
+    branch on them would wait for each miss in turn.
     """
     i0 = np.int64(suit_info[_row_code(concealed, i, 0)])
     i1 = np.int64(suit_info[_row_code(concealed, i, 9)])
     i2 = np.int64(suit_info[_row_code(concealed, i, 18)])
-    h_ones = 0
-    h_pairs = 0
-    h_threes = 0
-    h_fours = 0
-    h_kinds = 0
-    for t in range(27, 34):
-        c = concealed[i, t]
-        h_ones += np.int64(c == 1)
-        h_pairs += np.int64(c == 2)
-        h_threes += np.int64(c == 3)
-        h_fours += np.int64(c == 4)
-        h_kinds += np.int64(c != 0)
-    ok0 = (i0 & 3) != 0
-    ok1 = (i1 & 3) != 0
-    ok2 = (i2 & 3) != 0
+    h_ones, h_pairs, h_threes, h_fours, h_kinds = _row_honours(concealed, i, -1)
+    ok0 = np.int64((i0 & 3) != 0)
+    ok1 = np.int64((i1 & 3) != 0)
+    ok2 = np.int64((i2 & 3) != 0)
     e0 = (i0 >> 1) & 1
     e1 = (i1 >> 1) & 1
     e2 = (i2 >> 1) & 1
-    if h_ones == 0 and h_fours == 0:
-        if ok1 and ok2 and _suit_waits(i0, h_pairs + e1 + e2):
-            return True
-        if ok0 and ok2 and _suit_waits(i1, h_pairs + e0 + e2):
-            return True
-        if ok0 and ok1 and _suit_waits(i2, h_pairs + e0 + e1):
-            return True
-    if ok0 and ok1 and ok2 and h_fours == 0:
-        suit_eyes = e0 + e1 + e2
-        if h_ones == 1 and h_pairs + 1 + suit_eyes == 1:
-            return True
-        if h_ones == 0 and h_pairs > 0 and h_pairs - 1 + suit_eyes == 1:
-            return True
-    for k in range(declared.shape[1]):
-        if declared[i, k, 0] != 0:
-            return False
+    # A number tile of one suit (as wait_mask_info): the others and the honours complete, then
+    # that suit waits as sets (the eyes are elsewhere) or with the eyes (none elsewhere).
+    clean = np.int64(h_ones == 0) & np.int64(h_fours == 0)
+    x0 = h_pairs + e1 + e2
+    x1 = h_pairs + e0 + e2
+    x2 = h_pairs + e0 + e1
+    s0 = ok1 & ok2 & _suit_can_wait(i0, x0)
+    s1 = ok0 & ok2 & _suit_can_wait(i1, x1)
+    s2 = ok0 & ok1 & _suit_can_wait(i2, x2)
+    number = clean & (s0 | s1 | s2)
+    # An honour tile: every suit complete; a single becomes the eyes or a pair a pong.
+    eyes = h_pairs + e0 + e1 + e2
+    honour = ok0 & ok1 & ok2 & np.int64(h_fours == 0) & (
+        (np.int64(h_ones == 1) & np.int64(eyes == 0)) | (clean & np.int64(h_pairs > 0) & np.int64(eyes == 2))
+    )
+    # The special shapes need no declared set.
+    kinds = np.int64(0)
+    for k in range(MAX_DECLARED):
+        kinds |= np.int64(declared[i, k, 0])
     ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
     threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
-    if (ones == 0 and threes <= 2) or (ones == 1 and threes == 1):
-        return True
-    ends = (1 if i0 & HAS_ONE else 0) + (1 if i0 & HAS_NINE else 0) + (1 if i1 & HAS_ONE else 0) \
-        + (1 if i1 & HAS_NINE else 0) + (1 if i2 & HAS_ONE else 0) + (1 if i2 & HAS_NINE else 0)
-    return h_kinds + ends >= 12 or h_kinds >= 6
+    nico = (np.int64(ones == 0) & np.int64(threes <= 2)) | (np.int64(ones == 1) & np.int64(threes == 1))
+    ends = _ends(i0) + _ends(i1) + _ends(i2)
+    orphans = np.int64(h_kinds + ends >= 12) | np.int64(h_kinds >= 6)
+    return (number | honour | (np.int64(kinds == 0) & (nico | orphans))) != 0
+
+
+@jit_inline
+def _suit_can_wait(info, eyes):
+    """1 if :func:`_suit_waits` is not empty, else 0, without a branch."""
+    sets = np.int64(eyes == 1) & np.int64(((info >> WAIT_SETS_SHIFT) & 511) != 0)
+    with_eyes = np.int64(eyes == 0) & np.int64(((info >> WAIT_EYES_SHIFT) & 511) != 0)
+    return sets | with_eyes
+
+
+@jit_inline
+def _ends(info):
+    """Terminals (the 1 and the 9) held in a suit, from its ``suit_info`` hints."""
+    return np.int64((info & HAS_ONE) != 0) + np.int64((info & HAS_NINE) != 0)
 
 
 @jit
@@ -546,12 +606,16 @@ def _thirteen_full_waits(counts16):
 
 
 @jit
-def _orphans_waits(counts16):
-    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles.
+def _orphans_waits(counts16, i0, i1, i2):
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``).
 
     13 Orphans needs all 13 terminals and honours after the win, so with one
     missing only that tile can complete it, with two or more none; 16 Orphans
-    likewise needs all seven honours.  Only the remaining candidates are tried.
+    likewise needs all seven honours, and every number suit an orphan sheung
+    shape (the ``ORPHAN_SUIT`` hint) after the win: with two suits short of
+    one none, with one only its tiles, with none only a kind held once (the
+    new eyes), and only if no kind is held twice yet.  Only the remaining
+    candidates are tried.
     """
     missing13 = 0
     last13 = -1
@@ -586,9 +650,25 @@ def _orphans_waits(counts16):
         counts16[last13] -= 1
     elif missing13 == 0:
         mask |= _thirteen_full_waits(counts16)
+    lo16 = 0
+    hi16 = N_KINDS
+    if missing16 == 1:
+        lo16 = last16
+        hi16 = last16 + 1
+    elif missing16 == 0:
+        short = np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
+        if short >= 2:
+            missing16 = 2
+        elif short == 1:
+            lo16 = 0 if (i0 & ORPHAN_SUIT) == 0 else (9 if (i1 & ORPHAN_SUIT) == 0 else 18)
+            hi16 = lo16 + 9
+        else:
+            for t in range(N_KINDS):
+                if counts16[t] == 2:
+                    missing16 = 2
     if missing16 <= 1:
-        for t in range(N_KINDS):
-            if (missing16 == 1 and t != last16) or counts16[t] > 1:
+        for t in range(lo16, hi16):
+            if counts16[t] > 1:
                 continue
             counts16[t] += 1
             if sixteen_orphans_eyes(counts16, 0) >= 0:

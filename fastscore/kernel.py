@@ -81,6 +81,7 @@ from .evaluate import (
     totals,
 )
 from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from .tiles import MAX_DECLARED
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
@@ -132,7 +133,7 @@ def load_hand(concealed, declared, i, counts, held):
     starts = 0
     n_sheungs = 0
     word = 0
-    for k in range(declared.shape[1]):
+    for k in range(MAX_DECLARED):
         kind = declared[i, k, 0]
         t = np.int64(declared[i, k, 1])
         if kind == 0:
@@ -153,7 +154,7 @@ def load_hand(concealed, declared, i, counts, held):
     if n_declared:
         # Kinds held four times with the declared sets; ``held`` holds the declared tiles only, and is
         # cleared as it is read (a kind shared by two sets is checked at its first, with both added).
-        for k in range(declared.shape[1]):
+        for k in range(MAX_DECLARED):
             kind = declared[i, k, 0]
             t = np.int64(declared[i, k, 1])
             if kind == 0:
