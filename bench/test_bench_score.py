@@ -8,41 +8,24 @@ of :data:`fastscore.sample.FAMILIES` at 1e5 (the reference at 1e3).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 from benchlib import notation, reference, run, size_id, warm, winning
 
 from fastscore import score_batch
-from fastscore.decompose import is_win_row
-from fastscore.kernel import PARALLEL_MIN_ROWS
+from fastscore._jit import PARALLEL_MIN_ROWS
+from fastscore.kernel import win_check_kernel
 from fastscore.sample import FAMILIES
 from fastscore.tables import suit_tables
 
 SIZES = (1, 1_000, 100_000, 1_000_000)
 #: Exact rounds (benchmark.pedantic) for the big batches; smaller ones are calibrated.
 ROUNDS = {100_000: 5, 1_000_000: 3}
+#: The win check takes about 20 ms a million hands: more rounds steady its mean on a shared machine.
+WIN_CHECK_ROUNDS = {100_000: 20, 1_000_000: 10}
 FAMILY_N = 100_000
 REFERENCE_SIZES = (1, 1_000)
 REFERENCE_FAMILY_N = 1_000
-BLOCK = 1024
-
-
-# Not cache=True: numba's disk cache keys on this file only and would keep a stale
-# copy of fastscore.decompose.is_win (inlined) after that module changes.
-@numba.njit(nogil=True)
-def _win_rows(concealed, declared, win, suit_info, out, lo, hi):
-    counts = np.zeros(34, dtype=np.int64)
-    for i in range(lo, hi):
-        out[i] = is_win_row(concealed, declared, win, i, suit_info, counts)
-
-
-@numba.njit(nogil=True, parallel=True)
-def win_check_batch(concealed, declared, win, suit_info, out):
-    """``out[i] = is_win(concealed[i] + win[i], n_declared[i])`` over blocks of hands, in parallel."""
-    n = concealed.shape[0]
-    for b in numba.prange((n + BLOCK - 1) // BLOCK):
-        _win_rows(concealed, declared, win, suit_info, out, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 def warm_parallel(batch):
@@ -56,8 +39,9 @@ def warm_parallel(batch):
 
 
 def win_check(batch, suit_info):
-    out = np.empty(len(batch), dtype=np.bool_)
-    win_check_batch(batch.concealed, batch.declared, batch.win, suit_info, out)
+    """:data:`fastscore.kernel.win_check_kernel` over a checked batch (the row checks are not timed)."""
+    out = np.zeros(len(batch), dtype=np.bool_)
+    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, suit_info, out)
     return out
 
 
@@ -105,10 +89,11 @@ def test_score_family_reference(benchmark, family):
 @pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
 @pytest.mark.parametrize("n", SIZES[1:], ids=size_id)
 def test_win_check(benchmark, n, impl):
-    """``fastscore.decompose.is_win`` on 17 tiles (concealed + winning tile), no scoring."""
+    """``fastscore.decompose.is_win_row`` on 17 tiles (concealed + winning tile), no scoring."""
     batch = winning(n)
     suit_info = suit_tables()[0]
-    win_check(batch.take(slice(0, 8)), suit_info)  # compile outside the timing
+    win_check(batch.take(slice(0, 8)), suit_info)  # load both builds outside the timing
+    win_check(batch.take(np.arange(min(n, 2048))), suit_info)
     result = run(benchmark, lambda: win_check(batch, suit_info), task="win_check", impl=impl, family="mixed",
-                 n=n, rounds=ROUNDS.get(n))
+                 n=n, rounds=WIN_CHECK_ROUNDS.get(n))
     assert result.all()

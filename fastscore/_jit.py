@@ -21,13 +21,16 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     # Read by numba when each dispatcher below sets up its cache, so it must be set before any kernel is defined.
     numba.config.CACHE_DIR = str(kernel_cache_dir())
 
-__all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS"]
+__all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS",
+           "PARALLEL_MIN_ROWS"]
 
 prange = numba.prange
 
 #: Batches of at most this many rows run a :class:`BatchKernel`'s serial build: waking numba's
 #: thread pool costs about a millisecond, which is more than the work on a small batch.
 SERIAL_MAX_ROWS = 1023
+#: The smallest batch that runs a :class:`BatchKernel`'s parallel build.
+PARALLEL_MIN_ROWS = SERIAL_MAX_ROWS + 1
 
 
 def jit(func):

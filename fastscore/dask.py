@@ -70,7 +70,7 @@ import numpy as np
 
 from . import io
 from .batch import HandBatch
-from .kernel import PARALLEL_MIN_ROWS
+from ._jit import PARALLEL_MIN_ROWS
 from .rules import RuleTable, resolve_rules
 from .score import score_batch
 from .survey import SurveyPart, SurveyPlan, SurveyResult, Tally, plan_survey, survey_range

@@ -292,16 +292,6 @@ def sixteen_orphans_eyes(counts, n_declared):
     return eyes
 
 
-@jit
-def is_special(counts):
-    """True if the 17 concealed tiles (no declared set) make Nico Nico, 13 or 16 Orphans."""
-    return (
-        nico_pong(counts, 0) >= 0
-        or thirteen_orphans_split(counts, 0, 0)[0] >= 0
-        or sixteen_orphans_eyes(counts, 0) >= 0
-    )
-
-
 @jit_inline
 def is_win(counts, n_declared, suit_info):
     """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
@@ -364,15 +354,17 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
         if declared[i, k, 0] != 0:
             return False
     nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
-    if nico:
-        # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times).
+    # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times), and
+    # so is 16 Orphans' when no honour is held three or four times: 16 kinds, none more than twice, in
+    # 17 tiles make exactly one pair, the eyes.
+    if nico or (sixteen and h_threes == 0 and h_fours == 0):
         return True
-    if not (thirteen or sixteen):
+    if not thirteen:
         return False
     for t in range(N_KINDS):
         counts[t] = concealed[i, t]
     counts[w] += 1
-    return (thirteen and thirteen_orphans_split(counts, 0, 0)[0] >= 0) or (sixteen and sixteen_orphans_eyes(counts, 0) >= 0)
+    return thirteen_orphans_split(counts, 0, 0)[0] >= 0
 
 
 @jit

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline, jit_parallel, prange
+from ._jit import jit, jit_batch, jit_inline, prange
 from .decompose import (
     MAX_DECOMPOSITIONS,
     N_KINDS,
     honour_summary,
+    is_win_row,
     nico_pong,
     orphan_sheung,
     sixteen_orphans_eyes,
@@ -471,8 +472,7 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     are skipped (left zero, shape -1).  Outputs are filled in place and, but for
     ``shape`` (written for every row), must be zeroed on entry (only scoring
     rows of ``row_points`` are written).  Compiled
-    twice from this one function: :data:`score_kernel` (parallel) and
-    :data:`score_kernel_serial` (small batches: no thread start-up).
+    as :data:`score_kernel`, serial for small batches (no thread start-up) and parallel for large ones.
     """
     rules = pack_rules(rule_args)
     suit_info, dec_offset, dec_words = tables
@@ -516,10 +516,33 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, row_points, i)
 
 
-score_kernel = jit_parallel(_score_rows)
-score_kernel_serial = jit(_score_rows)
-#: Batches smaller than this run on the serial kernel.
-PARALLEL_MIN_ROWS = 4 * BLOCK
+#: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
+score_kernel = jit_batch(_score_rows)
+
+
+def _win_check_rows(concealed, declared, win, ok, suit_info, is_win):
+    """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.decompose.is_win_row`).
+
+    The win check alone, without scoring: columns of a checked
+    :class:`fastscore.HandBatch` (:func:`fastscore.checks.checked`), ``suit_info``
+    of :func:`fastscore.tables.suit_tables`; rows with ``ok`` False are left as
+    they are in ``is_win`` (N,) bool.
+    """
+    n = concealed.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        _win_check_block(concealed, declared, win, ok, suit_info, is_win, b * BLOCK, min(n, (b + 1) * BLOCK))
+
+
+@jit
+def _win_check_block(concealed, declared, win, ok, suit_info, is_win, lo, hi):
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    for i in range(lo, hi):
+        if ok[i]:
+            is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts)
+
+
+#: :func:`_win_check_rows`, serial for small batches and parallel for large ones.
+win_check_kernel = jit_batch(_win_check_rows)
 
 
 @jit

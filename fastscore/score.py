@@ -22,10 +22,8 @@ from .kernel import (
     INFO_POINTS,
     INFO_SHAPE,
     INFO_TOTAL,
-    PARALLEL_MIN_ROWS,
     interpretations_kernel,
     score_kernel,
-    score_kernel_serial,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
 from .tables import suit_tables, word_groups
@@ -180,8 +178,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         messages=dict(batch.messages),
     )
     ok = (batch.error == 0) & (batch.win >= 0)
-    kernel = score_kernel if n >= PARALLEL_MIN_ROWS else score_kernel_serial
-    kernel(
+    score_kernel(
         batch.concealed,
         batch.declared,
         batch.win,

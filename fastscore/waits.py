@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import jit, jit_parallel, prange
+from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
 from .checks import checked
 from .decompose import N_KINDS, maybe_ready, wait_mask_info
@@ -24,7 +24,6 @@ from .kernel import (
     INFO_PAYOUT,
     INFO_PAYOUT_SELF_DRAWN,
     INFO_POINTS_SELF_DRAWN,
-    PARALLEL_MIN_ROWS,
     best_interpretation,
     interpret_loaded,
     load_hand,
@@ -45,7 +44,7 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
     (table lookups straight from the input rows), the rest after the wait
     mask, before any scoring; a ready hand is loaded once and
     :func:`fastscore.kernel.interpret_loaded` scores each waiting tile.
-    Compiled as :data:`waits_kernel` (parallel) and :data:`waits_kernel_serial`.
+    Compiled as :data:`waits_kernel`, serial for small batches and parallel for large ones.
     """
     rules = pack_rules(rule_args)
     suit_info, dec_offset, dec_words = tables
@@ -87,8 +86,7 @@ def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing
             payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
 
 
-waits_kernel = jit_parallel(_waits_rows)
-waits_kernel_serial = jit(_waits_rows)
+waits_kernel = jit_batch(_waits_rows)
 
 
 @dataclass
@@ -166,8 +164,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
         error=batch.error.copy(),
         messages=dict(batch.messages),
     )
-    kernel = waits_kernel if n >= PARALLEL_MIN_ROWS else waits_kernel_serial
-    kernel(
+    waits_kernel(
         batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
         batch.error == 0, table.kernel_args, suit_tables(),
         out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,

@@ -25,7 +25,7 @@ import pytest
 
 import fastscore
 from fastscore import io
-from fastscore.kernel import PARALLEL_MIN_ROWS
+from fastscore._jit import PARALLEL_MIN_ROWS
 from fastscore.waits import waits_batch
 
 ROWS = 8_000

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 
 from fastscore import fastparse, kernel
-from fastscore.waits import waits_kernel, waits_kernel_serial
+from fastscore.waits import waits_kernel
 
 
 @pytest.mark.parametrize(
     "serial, parallel",
     [
-        (kernel.score_kernel_serial, kernel.score_kernel),
-        (waits_kernel_serial, waits_kernel),
+        (kernel.score_kernel.serial, kernel.score_kernel.parallel),
+        (waits_kernel.serial, waits_kernel.parallel),
+        (kernel.win_check_kernel.serial, kernel.win_check_kernel.parallel),
         (fastparse._hands_serial, fastparse._hands_parallel),
         (fastparse._context_serial, fastparse._context_parallel),
     ],
