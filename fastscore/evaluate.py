@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bits import ctpop64, cttz64
 from ._jit import jit, jit_inline
 from .rules import ROW_IDS, Shape
 
@@ -93,11 +94,8 @@ def bit(r):
 
 @jit
 def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Number of set bits of ``x`` (one instruction; no loop to mispredict)."""
+    return ctpop64(np.int64(x))
 
 
 @jit
@@ -186,10 +184,14 @@ def honour_pong_rows(pongs, eyes, seat, round_wind):
     return rows, units
 
 
+#: Bit t set for the 2, 5 and 8 of each number suit.
+GOOD_EYES_TILES = sum(1 << (9 * s + i) for s in range(3) for i in (1, 4, 7))
+
+
 @jit
 def is_good_eyes_tile(tile):
-    """A 2, 5 or 8 number tile (4.5 ``good_eyes``)."""
-    return 0 <= tile < 27 and tile % 9 in (1, 4, 7)
+    """A 2, 5 or 8 number tile (4.5 ``good_eyes``); ``tile`` -1 for none.  Branch-free."""
+    return (np.int64(tile >= 0) & (GOOD_EYES_TILES >> (np.int64(tile) & 63))) != 0
 
 
 @jit
@@ -205,16 +207,17 @@ def sheung_rows(m, p, s, cm, cp, cs, n_sheungs):
     m, p, s : 7-bit masks of the sheung starts held in each number suit;
     cm, cp, cs : the same for concealed sheungs; n_sheungs : sheungs in all.
     """
+    # Every row here needs three sheungs or more, so fewer fire none; no early return for them, though:
+    # a branch on the number of sheungs would be mispredicted from hand to hand.
     rows = 0
-    if n_sheungs < 3:
-        return rows
     if m & p & s:
         rows |= bit(SISTER_SHEUNGS)
-    if _rises(m, m, m, 0) or _rises(p, p, p, 0) or _rises(s, s, s, 0):
+    if _rises(m, m, m, 0) | _rises(p, p, p, 0) | _rises(s, s, s, 0):
         rows |= bit(STEP_UP_PURE)
+    # | rather than ``or``: each ``or`` is a branch, and these bits are random from hand to hand.
     if (
-        _rises(m, p, s, 0) or _rises(m, s, p, 0) or _rises(p, m, s, 0)
-        or _rises(p, s, m, 0) or _rises(s, m, p, 0) or _rises(s, p, m, 0)
+        _rises(m, p, s, 0) | _rises(m, s, p, 0) | _rises(p, m, s, 0)
+        | _rises(p, s, m, 0) | _rises(s, m, p, 0) | _rises(s, p, m, 0)
     ):
         rows |= bit(STEP_UP_MIXED)
     if n_sheungs == 5:
@@ -241,10 +244,14 @@ def sheung_rows(m, p, s, cm, cp, cs, n_sheungs):
 @jit
 def _mixed_dragon(m, p, s):
     """123, 456, 789 each in a different suit, any assignment (9.17)."""
-    a = m & 1 and ((p & 8 and s & 64) or (s & 8 and p & 64))
-    b = p & 1 and ((m & 8 and s & 64) or (s & 8 and m & 64))
-    c = s & 1 and ((m & 8 and p & 64) or (p & 8 and m & 64))
-    return bool(a or b or c)
+    # Bits 0, 3, 6: the 123, 456 and 789 starts; branch-free.
+    m1, m4, m7 = m & 1, (m >> 3) & 1, (m >> 6) & 1
+    p1, p4, p7 = p & 1, (p >> 3) & 1, (p >> 6) & 1
+    s1, s4, s7 = s & 1, (s >> 3) & 1, (s >> 6) & 1
+    a = m1 & ((p4 & s7) | (s4 & p7))
+    b = p1 & ((m4 & s7) | (s4 & m7))
+    c = s1 & ((m4 & p7) | (p4 & m7))
+    return (a | b | c) != 0
 
 
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
@@ -332,18 +339,10 @@ def row_value(r, units, hand_units, rules):
     return value
 
 
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
-
-
 @jit
 def lowest_bit(m):
-    """Index of the lowest set bit of ``m`` (0 < m < 2**62), by de Bruijn multiplication."""
-    low = m & -m
-    if low < 4294967296:
-        return _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
-    low >>= 32
-    return 32 + _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    """Index of the lowest set bit of ``m`` (0 < m < 2**63): one instruction."""
+    return cttz64(np.int64(m))
 
 
 @jit_inline

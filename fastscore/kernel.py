@@ -300,13 +300,14 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
                         | (((wb >> PONG_SHIFT) & 511) << 9)
                         | (((wc >> PONG_SHIFT) & 511) << 18)
                     )
+                    # At most one suit holds the eyes (position + 1 in the word's low bits); selects, not branches.
+                    ea = wa & 15
+                    eb = wb & 15
+                    ec = wc & 15
                     eyes = honour_eyes
-                    if wa & 15:
-                        eyes = (wa & 15) - 1
-                    elif wb & 15:
-                        eyes = 9 + (wb & 15) - 1
-                    elif wc & 15:
-                        eyes = 18 + (wc & 15) - 1
+                    eyes = 17 + ec if ec else eyes
+                    eyes = 8 + eb if eb else eyes
+                    eyes = ea - 1 if ea else eyes
                     cm = (wa >> STARTS_SHIFT) & 127
                     cp = (wb >> STARTS_SHIFT) & 127
                     cs = (wc >> STARTS_SHIFT) & 127
