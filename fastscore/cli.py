@@ -43,8 +43,19 @@ app = typer.Typer(
 
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"fastscore {version('fastscore')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _startup() -> None:
+def _startup(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
+) -> None:
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
     from ._cache import kernel_cache_dir
 

@@ -234,6 +234,8 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
         offset += rows
 
     for path in _input_files(input):
+        if io.is_empty(path):
+            continue  # an empty file is no rows, as for one machine
         with pq.ParquetFile(path) as pf:
             io.hand_columns(path, pf.schema_arrow.names)  # a file of neither notation nor encoded hands fails here
             sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.metadata.num_row_groups)]

@@ -159,7 +159,7 @@ SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payo
 WAITS_COLUMNS = ("n_waits", "waits_json", "error")
 
 _FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
-_BAD_JSON = "__error__"  # key of the sentinel record that stands for an unreadable JSON line
+_BAD_JSON = "__error__"  # key of the sentinel record that stands for an unreadable JSON line or CSV row
 _JOB_FILE = "job.json"  # a parts folder's description of its job
 _PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
 _PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.(?:parquet|jsonl|csv)")  # rows [first, stop) of the output
@@ -183,10 +183,17 @@ def file_format(path: str | os.PathLike) -> str:
         ) from None
 
 
+def is_empty(path: str | os.PathLike) -> bool:
+    """True for an input file of 0 bytes: any format reads it as no rows."""
+    return os.path.getsize(path) == 0
+
+
 def count_rows(path: str | os.PathLike) -> int | None:
-    """Rows in an input file when known without reading it (Parquet metadata), else None."""
+    """Rows in an input file when known without reading it (Parquet metadata, or an empty file), else None."""
     if file_format(path) != "parquet":
-        return None
+        return 0 if is_empty(path) else None
+    if is_empty(path):
+        return 0
     import pyarrow.parquet as pq
 
     return pq.ParquetFile(path).metadata.num_rows
@@ -226,8 +233,9 @@ def read_records(
         values are strings (empty means absent), JSON and Parquet values keep
         their types.  A JSON line that does not parse is yielded as
         ``{"__error__": "<file> line <n>: not valid JSON (...)"}``, which
-        :func:`iter_batches` turns into a flagged row.  Blank JSON lines are
-        skipped.
+        :func:`iter_batches` turns into a flagged row, and so is a CSV row
+        with more fields than the header.  Blank JSON lines are skipped.  An
+        empty file (0 bytes) of any format yields nothing.
 
     Raises
     ------
@@ -241,6 +249,8 @@ def read_records(
     if isinstance(start_row, bool) or not isinstance(start_row, (int, np.integer)) or start_row < 0:
         raise ValueError(f"start_row must be an integer at least 0, got {start_row!r}")
     kind = file_format(path)
+    if is_empty(path):
+        return
     reader = {"jsonl": _read_jsonl, "csv": _read_csv, "parquet": _read_parquet}[kind]
     yield from reader(path, chunk_rows, int(start_row))
 
@@ -280,6 +290,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
 
 
 def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+    name = Path(path).name
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         reader = csv.reader(f)
         header = next(reader, None)
@@ -294,7 +305,12 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             if start_row:
                 start_row -= 1
                 continue
-            chunk.append({k: (row[j] if j < len(row) else None) for j, k in keep})
+            if len(row) > len(names):
+                # A field the header does not name: the row is flagged rather than the field dropped.
+                chunk.append({_BAD_JSON: f"{name} line {reader.line_num}: {len(row)} fields, the header names "
+                                         f"{len(names)}"})
+            else:
+                chunk.append({k: (row[j] if j < len(row) else None) for j, k in keep})
             if len(chunk) == chunk_rows:
                 yield chunk
                 chunk = []
@@ -312,6 +328,10 @@ def hand_columns(path, names) -> tuple[list[str], bool]:
         Neither a ``concealed`` nor a ``hand`` column.
     """
     if "concealed" in names:
+        if "declared" not in names:
+            # Read without it, every hand with a declared set would silently become a different hand.
+            raise ValueError(f"{path}: encoded hands need a 'declared' column next to 'concealed' "
+                             f"(found {', '.join(repr(c) for c in names)})")
         return [k for k in ENCODED_COLUMNS if k in names], True
     if "hand" not in names:
         raise _missing_hand(path, names)
@@ -406,7 +426,7 @@ def iter_batches(
         As :func:`read_records`: the file as a whole cannot be used.
     """
     offset = start_row
-    if file_format(path) == "parquet":
+    if file_format(path) == "parquet" and not is_empty(path):
         encoded = is_encoded(path)
         for table in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
             batch = batch_from_table(table, encoded=encoded, require_win=require_win)
@@ -539,7 +559,7 @@ def encoded_schema():
 
 def is_encoded(path: str | os.PathLike) -> bool:
     """True when ``path`` is a Parquet file of encoded hands (it has a ``concealed`` column)."""
-    if file_format(path) != "parquet":
+    if file_format(path) != "parquet" or is_empty(path):
         return False
     import pyarrow.parquet as pq
 

@@ -213,6 +213,51 @@ def test_batch_missing_hand_column(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.csv"]  # no output, no partial file
 
 
+@pytest.mark.parametrize("ext", [".jsonl", ".csv", ".parquet"])
+@pytest.mark.parametrize("command", ["batch", "waits-batch"])
+def test_empty_input_file_is_no_rows(tmp_path, ext, command):
+    """A file of 0 bytes is an input of no rows in every format: exit 0 and an output of no rows."""
+    source = tmp_path / f"hands{ext}"
+    source.write_bytes(b"")
+    out = tmp_path / "out.parquet"
+    result = invoke(command, source, "-o", out, "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert "rows: 0  bad rows: 0" in result.stdout
+    table = pq.read_table(out)
+    assert table.num_rows == 0
+    assert ("payout" if command == "batch" else "n_waits") in table.column_names
+
+
+def test_csv_row_with_a_field_the_header_does_not_name_is_flagged(tmp_path):
+    """The extra field is not dropped: its row is flagged, naming the line, and the other rows are scored."""
+    source = tmp_path / "hands.csv"
+    source.write_text(f"hand,win\n{NICO},9s,S\n{NICO},9s\n")
+    out = tmp_path / "scores.jsonl"
+    result = invoke("batch", source, "-o", out, "--no-progress")
+    assert result.exit_code == 0
+    first, second = [json.loads(line) for line in out.read_text().splitlines()]
+    assert first["error"] == "row 0: hands.csv line 2: 3 fields, the header names 2" and not first["is_win"]
+    # no_flowers 1 + all_five_suits 10 + nico_nico 40 = 51 points, + mahjong_base 5 = 56 (+ east_wins 5 paid)
+    assert second["error"] is None and second["total"] == 56 and second["payout"] == 61
+
+
+def test_encoded_file_without_declared_sets_is_refused(tmp_path):
+    """Read without its ``declared`` column, every hand with a set would change: the file is refused."""
+    encoded = tmp_path / "hands.enc.parquet"
+    fastscore.io.write_encoded(HandBatch.from_records(RECORDS[:1]), encoded)
+    pq.write_table(pq.read_table(encoded).drop(["declared"]), encoded)
+    result = invoke("batch", encoded, "-o", tmp_path / "out.parquet")
+    assert result.exit_code == 2 and "need a 'declared' column" in result.stderr
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_version():
+    from importlib.metadata import version
+
+    result = invoke("--version")
+    assert result.exit_code == 0 and result.stdout.strip() == f"fastscore {version('fastscore')}"
+
+
 def test_batch_argument_errors(tmp_path):
     source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
     assert invoke("batch").exit_code == 2
