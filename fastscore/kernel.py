@@ -524,10 +524,19 @@ score_kernel = jit_batch(_score_rows)
 def _win_check_rows(concealed, declared, win, ok, suit_info, is_win):
     """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.decompose.is_win_row`).
 
-    The win check alone, without scoring: columns of a checked
-    :class:`fastscore.HandBatch` (:func:`fastscore.checks.checked`), ``suit_info``
-    of :func:`fastscore.tables.suit_tables`; rows with ``ok`` False are left as
-    they are in ``is_win`` (N,) bool.
+    The win check alone, without scoring (RULES.md section 3).
+
+    Parameters
+    ----------
+    concealed : (N, 34) uint8; declared : (N, 5, 2) int8; win : (N,) int8
+        Columns of a checked :class:`fastscore.HandBatch` (:func:`fastscore.checks.checked`
+        with ``require_win=True``): the kernel does not check bounds.
+    ok : (N,) bool
+        Rows to check (``batch.error == 0``); the others are left as they are in ``is_win``.
+    suit_info : (5**9,) uint32
+        :func:`fastscore.tables.suit_tables`'s first table.
+    is_win : (N,) bool
+        Output, written in place.
     """
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
