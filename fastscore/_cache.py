@@ -4,7 +4,9 @@ Both live in the user cache folder (:func:`user_cache_dir`): ``$FASTSCORE_CACHE`
 else ``$XDG_CACHE_HOME/fastscore``, else ``~/.cache/fastscore``.
 
 Compiled kernels go to ``numba-<digest>`` there (:func:`kernel_cache_dir`),
-``<digest>`` a hash of every source file of the package.  numba's own cache
+``<digest>`` a hash of every source file of the package and of its folder
+(numba keys its entries by the source path too, so each checkout gets its own
+folder and the command line's "first run" notice is right for it).  numba's own cache
 checks only the file that defines a kernel, not the files of the functions it
 calls and inlines, so after an edit to one module (or an upgrade that keeps
 file dates) a kernel elsewhere could load stale machine code; a new digest
@@ -36,8 +38,9 @@ def user_cache_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def source_digest() -> str:
-    """16 hex digits of a SHA-256 over the package's ``.py`` files (names and contents, in name order)."""
-    h = hashlib.sha256()
+    """16 hex digits of a SHA-256 over the package's folder and its ``.py`` files (names and contents,
+    in name order)."""
+    h = hashlib.sha256(str(_PACKAGE).encode() + b"\0")
     for path in sorted(_PACKAGE.glob("*.py")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]

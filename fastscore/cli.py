@@ -140,6 +140,17 @@ def _rule_table(rules: Path | None):
         _fail(str(exc))
 
 
+def _check_output_folder(output: Path) -> None:
+    """Exit 2 naming the folder when OUTPUT's folder does not exist (before any work or partial file)."""
+    if not output.parent.is_dir():
+        _fail(f"{output}: the folder {output.parent} does not exist")
+
+
+def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
+    """``HAND + TILE (self-drawn)`` or ``(on a discard)``: the first line of ``score`` and ``interpretations``."""
+    return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
+
+
 def _context_line(seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
     parts = [f"seat {seat}", f"round {round}", f"flowers {flowers or 'none'}"]
     if streak:
@@ -180,8 +191,7 @@ def score(
     from rich.table import Table
 
     console = _console()
-    how = "self-drawn" if self_drawn else "on a discard"
-    console.print(f"{hand} + {win} ({how}); {_context_line(seat, round, flowers, streak, closing)}")
+    console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
@@ -225,7 +235,7 @@ def interpretations(
     if as_json:
         typer.echo(json.dumps(found, indent=2))
         return
-    typer.echo(f"{hand} + {win}; {_context_line(seat, round, flowers, streak, closing)}")
+    typer.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
     if not found:
         typer.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
@@ -457,6 +467,7 @@ def _run_batch(
     try:
         if output is not None:
             io.file_format(output)
+            _check_output_folder(output)
         if input is not None:
             if output is not None and output.resolve() == input.resolve():
                 _fail(f"{output}: the output would replace the input")
@@ -617,6 +628,7 @@ def encode(
     try:
         if io.file_format(output) != "parquet":
             _fail(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
+        _check_output_folder(output)
         if input is not None and output.resolve() == input.resolve():
             _fail(f"{output}: the output would replace the input")
         bad = 0

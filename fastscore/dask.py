@@ -222,8 +222,6 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
     FileNotFoundError
         A file that does not exist.
     """
-    import pyarrow.parquet as pq
-
     partition_rows = io._check_chunk_rows(partition_rows)
     parts: list[Partition] = []
     offset = 0
@@ -236,7 +234,7 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
     for path in _input_files(input):
         if io.is_empty(path):
             continue  # an empty file is no rows, as for one machine
-        with pq.ParquetFile(path) as pf:
+        with io.parquet_file(path) as pf:
             io.hand_columns(path, pf.schema_arrow.names)  # a file of neither notation nor encoded hands fails here
             sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.metadata.num_row_groups)]
         groups: list[int] = []

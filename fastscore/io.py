@@ -188,15 +188,31 @@ def is_empty(path: str | os.PathLike) -> bool:
     return os.path.getsize(path) == 0
 
 
+def parquet_file(path: str | os.PathLike):
+    """``pyarrow.parquet.ParquetFile(path)`` of an input file.
+
+    Raises
+    ------
+    ValueError
+        The file is not Parquet (or is damaged); the message names it.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path)
+    except pa.ArrowInvalid as exc:
+        raise ValueError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
 def count_rows(path: str | os.PathLike) -> int | None:
     """Rows in an input file when known without reading it (Parquet metadata, or an empty file), else None."""
     if file_format(path) != "parquet":
         return 0 if is_empty(path) else None
     if is_empty(path):
         return 0
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path).metadata.num_rows
+    with parquet_file(path) as pf:
+        return pf.metadata.num_rows
 
 
 def _check_chunk_rows(chunk_rows: int) -> int:
@@ -234,7 +250,7 @@ def read_records(
         their types.  A JSON line that does not parse is yielded as
         ``{"__error__": "<file> line <n>: not valid JSON (...)"}``, which
         :func:`iter_batches` turns into a flagged row, and so is a CSV row
-        with more fields than the header.  Blank JSON lines are skipped.  An
+        whose number of fields is not the header's.  Blank JSON lines are skipped.  An
         empty file (0 bytes) of any format yields nothing.
 
     Raises
@@ -293,8 +309,10 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     name = Path(path).name
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         reader = csv.reader(f)
-        header = next(reader, None)
-        names = [h.strip() for h in header] if header else []
+        header = next((row for row in reader if row), None)  # the first line that is not empty
+        if header is None:
+            return  # only empty lines: no records, as a JSON lines file of blank lines
+        names = [h.strip() for h in header]
         if "hand" not in names:
             raise _missing_hand(path, names)
         keep = [(names.index(k), k) for k in RECORD_KEYS if k in names]
@@ -305,10 +323,11 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             if start_row:
                 start_row -= 1
                 continue
-            if len(row) > len(names):
-                # A field the header does not name: the row is flagged rather than the field dropped.
-                chunk.append({_BAD_JSON: f"{name} line {reader.line_num}: {len(row)} fields, the header names "
-                                         f"{len(names)}"})
+            if len(row) != len(names):
+                # A field the header does not name, or one missing (a cut line): the row is flagged rather
+                # than a field dropped or a value defaulted.
+                chunk.append({_BAD_JSON: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
+                                         f"the header names {len(names)}"})
             else:
                 chunk.append({k: (row[j] if j < len(row) else None) for j, k in keep})
             if len(chunk) == chunk_rows:
@@ -353,9 +372,8 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
     """The hand columns (:func:`hand_columns`) of a Parquet file as pyarrow Tables of exactly
     ``chunk_rows`` rows (the last shorter)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    with pq.ParquetFile(path) as pf:
+    with parquet_file(path) as pf:
         columns, _ = hand_columns(path, pf.schema_arrow.names)
         groups = list(range(pf.metadata.num_row_groups))
         while groups and start_row >= pf.metadata.row_group(groups[0]).num_rows:  # skip whole row groups
@@ -561,9 +579,8 @@ def is_encoded(path: str | os.PathLike) -> bool:
     """True when ``path`` is a Parquet file of encoded hands (it has a ``concealed`` column)."""
     if file_format(path) != "parquet" or is_empty(path):
         return False
-    import pyarrow.parquet as pq
-
-    return "concealed" in pq.read_schema(path).names
+    with parquet_file(path) as pf:
+        return "concealed" in pf.schema_arrow.names
 
 
 def encoded_table(batch: HandBatch):

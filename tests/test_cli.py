@@ -128,6 +128,9 @@ def test_interpretations():
     result = invoke("interpretations", hand, "--win", "9s", "--seat", "S")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
+    assert lines[0] == f"{hand} + 9s (on a discard); seat S, round E, flowers none"
+    drawn = invoke("interpretations", hand, "--win", "9s", "--seat", "S", "--self-drawn")
+    assert drawn.stdout.splitlines()[0] == f"{hand} + 9s (self-drawn); seat S, round E, flowers none"
     # three pongs of 1m 2m 3m: concealed_hand 5 + no_flowers 1 = 6, + base 5 = 11 (below 20: not legal)
     assert "  1. standard: 111m 222m 333m 456p 789s 11z (eyes)" in lines
     assert "     points 6, total 11, not legal, payout 0" in lines
@@ -228,17 +231,41 @@ def test_empty_input_file_is_no_rows(tmp_path, ext, command):
     assert ("payout" if command == "batch" else "n_waits") in table.column_names
 
 
-def test_csv_row_with_a_field_the_header_does_not_name_is_flagged(tmp_path):
-    """The extra field is not dropped: its row is flagged, naming the line, and the other rows are scored."""
+def test_csv_row_with_a_field_more_or_less_than_the_header_is_flagged(tmp_path):
+    """No field is dropped and none defaulted: such a row is flagged, naming the line; the other rows are scored."""
     source = tmp_path / "hands.csv"
-    source.write_text(f"hand,win\n{NICO},9s,S\n{NICO},9s\n")
+    source.write_text(f"hand,win,seat\n{NICO},9s,S,x\n{NICO},9s,E\n{NICO},9s\n")
     out = tmp_path / "scores.jsonl"
     result = invoke("batch", source, "-o", out, "--no-progress")
     assert result.exit_code == 0
-    first, second = [json.loads(line) for line in out.read_text().splitlines()]
-    assert first["error"] == "row 0: hands.csv line 2: 3 fields, the header names 2" and not first["is_win"]
+    first, second, third = [json.loads(line) for line in out.read_text().splitlines()]
+    assert first["error"] == "row 0: hands.csv line 2: 4 fields, the header names 3" and not first["is_win"]
     # no_flowers 1 + all_five_suits 10 + nico_nico 40 = 51 points, + mahjong_base 5 = 56 (+ east_wins 5 paid)
     assert second["error"] is None and second["total"] == 56 and second["payout"] == 61
+    assert third["error"] == "row 2: hands.csv line 4: 2 fields, the header names 3" and not third["is_win"]
+
+
+@pytest.mark.parametrize("ext, text", [(".csv", "\n\n"), (".jsonl", "\n  \n")])
+def test_file_of_blank_lines_is_no_rows(tmp_path, ext, text):
+    source = tmp_path / f"hands{ext}"
+    source.write_text(text)
+    result = invoke("batch", source, "-o", tmp_path / "out.jsonl", "--no-progress")
+    assert result.exit_code == 0 and "rows: 0  bad rows: 0" in result.stdout
+    assert (tmp_path / "out.jsonl").read_text() == ""
+
+
+def test_whole_file_problems_name_the_file(tmp_path):
+    """A file that is not Parquet and an output folder that does not exist: exit 2, no output, the path named."""
+    garbage = tmp_path / "hands.parquet"
+    garbage.write_bytes(b"not a parquet file at all")
+    result = invoke("batch", garbage, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2 and f"{garbage}: not a readable Parquet file" in result.stderr
+    source = write_jsonl(tmp_path / "hands.jsonl", RECORDS)
+    for command in ("batch", "waits-batch", "encode"):
+        missing = tmp_path / "no" / "such" / "out.parquet"
+        result = invoke(command, source, "-o", missing)
+        assert result.exit_code == 2 and f"the folder {missing.parent} does not exist" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl", "hands.parquet"]
 
 
 def test_encoded_file_without_declared_sets_is_refused(tmp_path):
