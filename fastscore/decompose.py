@@ -503,7 +503,13 @@ def maybe_ready(concealed, declared, i, suit_info):
     threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
     nico = (np.int64(ones == 0) & np.int64(threes <= 2)) | (np.int64(ones == 1) & np.int64(threes == 1))
     ends = _ends(i0) + _ends(i1) + _ends(i2)
-    orphans = np.int64(h_kinds + ends >= 12) | np.int64(h_kinds >= 6)
+    # 16 Orphans (as _orphans_waits): with six honours the wait is the seventh and every suit must already
+    # be an orphan sheung shape; with all seven, at most one suit may be short of one.
+    short = (
+        np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
+    )
+    sixteen = (np.int64(h_kinds == 6) & np.int64(short == 0)) | (np.int64(h_kinds == 7) & np.int64(short <= 1))
+    orphans = np.int64(h_kinds + ends >= 12) | sixteen
     return (number | honour | (np.int64(kinds == 0) & (nico | orphans))) != 0
 
 
