@@ -329,7 +329,7 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
                 chunk.append({_BAD_JSON: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
                                          f"the header names {len(names)}"})
             else:
-                chunk.append({k: (row[j] if j < len(row) else None) for j, k in keep})
+                chunk.append({k: row[j] for j, k in keep})
             if len(chunk) == chunk_rows:
                 yield chunk
                 chunk = []
