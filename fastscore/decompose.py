@@ -293,26 +293,6 @@ def sixteen_orphans_eyes(counts, n_declared):
 
 
 @jit_inline
-def is_win(counts, n_declared, suit_info):
-    """True if the 17 - 3 x ``n_declared`` concealed tiles complete any shape of section 3."""
-    i0 = np.int64(suit_info[suit_code(counts, 0)])
-    i1 = np.int64(suit_info[suit_code(counts, 9)])
-    i2 = np.int64(suit_info[suit_code(counts, 18)])
-    h_ones, h_pairs, h_threes, h_fours, h_kinds, _, _ = honour_summary(counts)
-    if standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
-        return True
-    if n_declared:
-        return False
-    nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
-    # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times).
-    return (
-        nico
-        or (thirteen and thirteen_orphans_split(counts, 0, 0)[0] >= 0)
-        or (sixteen and sixteen_orphans_eyes(counts, 0) >= 0)
-    )
-
-
-@jit_inline
 def _row_honours(concealed, i, win):
     """Honour kinds of row ``i`` of ``concealed`` (N, 34) held once, twice, three times, four times, and at all,
     with the tile ``win`` added (-1: none); counts must be at most 4 (checked rows)."""
@@ -329,7 +309,8 @@ _POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 
 @jit_inline
 def is_win_row(concealed, declared, win, i, suit_info, counts):
-    """:func:`is_win` of hand ``i`` of a batch: ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
+    """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
+    17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
     ``win`` (N,) int8, all checked (:func:`fastscore.checks.checked`).
 
     The standard shape is tested from the suit codes and honour counts of the
@@ -398,12 +379,10 @@ def _suit_waits(info, eyes):
 
     Only codes of ``3k + 2`` tiles have wait-as-sets bits and only ``3k + 1``
     codes wait-with-eyes bits, so the suit's tile count needs no test.
+    Branch-free: ``eyes`` comes from table entries that may miss the cache.
     """
-    if eyes == 1:
-        return (info >> WAIT_SETS_SHIFT) & 511
-    if eyes == 0:
-        return (info >> WAIT_EYES_SHIFT) & 511
-    return 0
+    sets = ((info >> WAIT_SETS_SHIFT) & 511) * np.int64(eyes == 1)
+    return sets | ((info >> WAIT_EYES_SHIFT) & 511) * np.int64(eyes == 0)
 
 
 @jit_inline
@@ -486,9 +465,9 @@ def maybe_ready(concealed, declared, i, suit_info):
     x0 = h_pairs + e1 + e2
     x1 = h_pairs + e0 + e2
     x2 = h_pairs + e0 + e1
-    s0 = ok1 & ok2 & _suit_can_wait(i0, x0)
-    s1 = ok0 & ok2 & _suit_can_wait(i1, x1)
-    s2 = ok0 & ok1 & _suit_can_wait(i2, x2)
+    s0 = ok1 & ok2 & np.int64(_suit_waits(i0, x0) != 0)
+    s1 = ok0 & ok2 & np.int64(_suit_waits(i1, x1) != 0)
+    s2 = ok0 & ok1 & np.int64(_suit_waits(i2, x2) != 0)
     number = clean & (s0 | s1 | s2)
     # An honour tile: every suit complete; a single becomes the eyes or a pair a pong.
     eyes = h_pairs + e0 + e1 + e2
@@ -505,20 +484,16 @@ def maybe_ready(concealed, declared, i, suit_info):
     ends = _ends(i0) + _ends(i1) + _ends(i2)
     # 16 Orphans (as _orphans_waits): with six honours the wait is the seventh and every suit must already
     # be an orphan sheung shape; with all seven, at most one suit may be short of one.
-    short = (
-        np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
-    )
+    short = _suits_short_of_orphans(i0, i1, i2)
     sixteen = (np.int64(h_kinds == 6) & np.int64(short == 0)) | (np.int64(h_kinds == 7) & np.int64(short <= 1))
     orphans = np.int64(h_kinds + ends >= 12) | sixteen
     return (number | honour | (np.int64(kinds == 0) & (nico | orphans))) != 0
 
 
 @jit_inline
-def _suit_can_wait(info, eyes):
-    """1 if :func:`_suit_waits` is not empty, else 0, without a branch."""
-    sets = np.int64(eyes == 1) & np.int64(((info >> WAIT_SETS_SHIFT) & 511) != 0)
-    with_eyes = np.int64(eyes == 0) & np.int64(((info >> WAIT_EYES_SHIFT) & 511) != 0)
-    return sets | with_eyes
+def _suits_short_of_orphans(i0, i1, i2):
+    """Number suits whose ``suit_info`` hint is not an orphan sheung shape (``ORPHAN_SUIT``, 16 Orphans)."""
+    return np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
 
 
 @jit_inline
@@ -654,7 +629,7 @@ def _orphans_waits(counts16, i0, i1, i2):
         lo16 = last16
         hi16 = last16 + 1
     elif missing16 == 0:
-        short = np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
+        short = _suits_short_of_orphans(i0, i1, i2)
         if short >= 2:
             missing16 = 2
         elif short == 1:

@@ -159,7 +159,7 @@ SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payo
 WAITS_COLUMNS = ("n_waits", "waits_json", "error")
 
 _FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
-_BAD_JSON = "__error__"  # key of the sentinel record that stands for an unreadable JSON line or CSV row
+_BAD_RECORD = "__error__"  # key of the sentinel record that stands for an unreadable JSON line or CSV row
 _JOB_FILE = "job.json"  # a parts folder's description of its job
 _PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
 _PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.(?:parquet|jsonl|csv)")  # rows [first, stop) of the output
@@ -296,7 +296,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                record = {_BAD_JSON: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
+                record = {_BAD_RECORD: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
             chunk.append(record)
             if len(chunk) == chunk_rows:
                 yield chunk
@@ -326,7 +326,7 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             if len(row) != len(names):
                 # A field the header does not name, or one missing (a cut line): the row is flagged rather
                 # than a field dropped or a value defaulted.
-                chunk.append({_BAD_JSON: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
+                chunk.append({_BAD_RECORD: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
                                          f"the header names {len(names)}"})
             else:
                 chunk.append({k: row[j] for j, k in keep})
@@ -457,9 +457,9 @@ def iter_batches(
     for records in read_records(path, chunk_rows, start_row=start_row):
         batch = batch_from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
         for i, record in enumerate(records):
-            if isinstance(record, Mapping) and _BAD_JSON in record:
+            if isinstance(record, Mapping) and _BAD_RECORD in record:
                 batch.error[i] = ErrorCode.BAD_TOKEN
-                batch.messages[i] = f"row {i}: {record[_BAD_JSON]}"
+                batch.messages[i] = f"row {i}: {record[_BAD_RECORD]}"
         _renumber(batch, offset)
         offset += len(records)
         yield batch

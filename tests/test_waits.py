@@ -7,27 +7,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wincheck import win_check
+
 import fastscore
-from fastscore.batch import held_counts
-from fastscore.decompose import is_win
+from fastscore.batch import validate
 from fastscore.sample import FAMILIES
-from fastscore.tables import suit_tables
 
 
 def brute_force_mask(batch) -> np.ndarray:
-    """(N, 34) bool: kind t completes the hand (any shape) and is not already held four times."""
-    suit_info = suit_tables()[0]
-    held = held_counts(batch, with_win=False)
-    n_declared = (batch.declared[:, :, 0] != 0).sum(axis=1)
+    """(N, 34) bool: kind t completes the hand (any shape) and is not already held four times.
+
+    Each kind in turn as the winning tile, through the win check alone (``tests/wincheck.py``);
+    a fifth copy is flagged by the row checks and reads False.
+    """
     out = np.zeros((len(batch), 34), dtype=bool)
-    for i in range(len(batch)):
-        counts = batch.concealed[i].astype(np.int64)
-        for t in range(34):
-            if held[i, t] >= 4:
-                continue
-            counts[t] += 1
-            out[i, t] = is_win(counts, int(n_declared[i]), suit_info)
-            counts[t] -= 1
+    for t in range(34):
+        with_t = batch.take(np.arange(len(batch)))  # an index array copies the columns
+        with_t.win[:] = t
+        validate(with_t, require_win=True)
+        out[:, t] = win_check(with_t)
     return out
 
 

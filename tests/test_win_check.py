@@ -6,19 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from wincheck import win_check
+
 from fastscore import sample_ready, score_batch
 from fastscore.batch import held_counts, validate
-from fastscore.checks import checked
-from fastscore.kernel import win_check_kernel
 from fastscore.sample import FAMILIES
-from fastscore.tables import suit_tables
-
-
-def _win_check(batch):
-    batch = checked(batch, require_win=True)
-    out = np.zeros(len(batch), dtype=np.bool_)
-    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, suit_tables()[0], out)
-    return out
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -36,7 +28,7 @@ def test_win_check_matches_scoring_for_every_winning_tile(family):
             batch.win[:] = tile
             validate(batch, require_win=True)
             expected = score_batch(batch).is_win
-            got = _win_check(batch)
+            got = win_check(batch)
             # Rows already holding four of the tile are flagged and left False by both.
             assert (batch.error[held[:, tile] >= 4] != 0).all()
             np.testing.assert_array_equal(got, expected)
