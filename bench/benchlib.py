@@ -149,7 +149,7 @@ def not_ready(n: int, seed: int = SEED) -> HandBatch:
     on the first pass), until every row has ``n_waits == 0`` under
     :func:`fastscore.waits_batch`; every row passes validation.
     """
-    batch = sample_ready(n, seed)
+    batch = sample_ready(n, seed).take(slice(None))  # a writable copy (samples are sealed)
     held = _held(batch)
     n_tiles = batch.concealed.sum(axis=1)
     rng = np.random.default_rng(seed)
@@ -180,7 +180,9 @@ def not_ready(n: int, seed: int = SEED) -> HandBatch:
         raise RuntimeError(f"{todo.size} hands still ready after 50 swaps")
     if not ((held == _held(batch)).all() and held.max() <= 4 and (batch.concealed.sum(axis=1) == n_tiles).all()):
         raise RuntimeError("not_ready built an invalid hand")
-    return batch
+    # Built from arrays as a research script would: validated once and sealed, like every constructed batch.
+    return HandBatch.from_arrays(batch.concealed, batch.declared, None, self_drawn=batch.self_drawn, seat=batch.seat,
+                                 round=batch.round, flowers=batch.flowers, streak=batch.streak, closing=batch.closing)
 
 
 def _held(batch: HandBatch) -> np.ndarray:

@@ -32,6 +32,8 @@ __all__ = ["HandBatch", "RECORD_KEYS", "parse_record"]
 
 #: Keys of a hand record (JSON lines, CSV columns, dicts).
 RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+#: The array columns of a :class:`HandBatch`, in field order.
+COLUMN_NAMES = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
 
 
 def _flag(value, field_name: str) -> bool:
@@ -143,6 +145,19 @@ class HandBatch:
         :class:`ErrorCode` of each row, 0 when valid.
     messages : dict
         Row number -> error message, for flagged rows.
+
+    Notes
+    -----
+    The constructors (:meth:`from_records`, :meth:`from_arrays`,
+    :meth:`from_arrow`, :meth:`from_structured`, the file readers of
+    :mod:`fastscore.io` and the samplers of :mod:`fastscore.sample`) validate
+    every row once and return a *sealed* batch: its columns are read-only, and
+    the scoring functions trust it without running the row checks again
+    (writing into a column raises ``ValueError: assignment destination is
+    read-only``).  :meth:`take` gives a writable copy, and a batch built
+    directly (``HandBatch(...)``, :meth:`empty`) is not sealed; the row checks
+    of :func:`fastscore.checks.checked` then run on every call, so a batch
+    filled in by hand cannot reach the kernels with a bad row.
     """
 
     concealed: np.ndarray
@@ -156,9 +171,47 @@ class HandBatch:
     closing: np.ndarray
     error: np.ndarray
     messages: dict = field(default_factory=dict)
+    #: (require_win, the sealed column arrays) once :meth:`_seal` ran, else None.
+    _sealed: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.concealed.shape[0]
+
+    def _seal(self, require_win: bool) -> "HandBatch":
+        """Mark this batch validated (with ``require_win`` as given) and make its columns read-only; return it.
+
+        Only for a batch whose rows :func:`validate` (or the compiled row checks) has just
+        flagged.  A column that does not own its memory (a view, say of Arrow buffers) is
+        copied first, so that nothing else can write into it.
+        """
+        for name in COLUMN_NAMES:
+            column = getattr(self, name)
+            if not column.flags.owndata:
+                column = column.copy()
+                setattr(self, name, column)
+            column.flags.writeable = False
+        self._sealed = (bool(require_win), tuple(getattr(self, name) for name in COLUMN_NAMES))
+        return self
+
+    def _flag(self, i: int, code: ErrorCode, message: str) -> None:
+        """Flag row ``i`` with ``code`` and ``message``, sealed or not: a flagged row is
+        skipped by the kernels, so flagging keeps a sealed batch safe."""
+        error = self.error
+        sealed = not error.flags.writeable and self._sealed is not None and self._sealed[1][-1] is error
+        if sealed:
+            error.flags.writeable = True
+        error[i] = code
+        if sealed:
+            error.flags.writeable = False
+        self.messages[int(i)] = message
+
+    def is_sealed(self, *, require_win: bool) -> bool:
+        """True when the batch was validated at construction (for ``require_win``, or with a winning
+        tile required, which is stricter) and its columns are still those read-only arrays."""
+        if self._sealed is None or (require_win and not self._sealed[0]):
+            return False
+        return all(getattr(self, name) is column and not column.flags.writeable
+                   for name, column in zip(COLUMN_NAMES, self._sealed[1]))
 
     @property
     def ok(self) -> np.ndarray:
@@ -215,7 +268,7 @@ class HandBatch:
                 batch.closing[i],
             ) = values
         validate(batch, require_win=require_win)
-        return batch
+        return batch._seal(require_win)
 
     @classmethod
     def from_arrays(
@@ -295,7 +348,7 @@ class HandBatch:
                 batch.error[i] = ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN
                 batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
         validate(batch, require_win=win is not None)
-        return batch
+        return batch._seal(win is not None)
 
     @classmethod
     def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
@@ -306,7 +359,7 @@ class HandBatch:
         """
         from .fastparse import batch_from_arrow
 
-        return batch_from_arrow(table, require_win=require_win)
+        return batch_from_arrow(table, require_win=require_win)._seal(require_win)
 
     @classmethod
     def from_structured(cls, array, *, require_win: bool = True) -> "HandBatch":
@@ -337,10 +390,8 @@ class HandBatch:
         raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
 
     def take(self, rows) -> "HandBatch":
-        """A new batch (a copy) of the given rows (index array or slice), messages renumbered."""
-        sub = {name: np.array(getattr(self, name)[rows]) for name in ("concealed", "declared", "win", "self_drawn",
-                                                                        "seat", "round", "flowers", "streak", "closing",
-                                                                        "error")}
+        """A new batch (a writable copy, not sealed) of the given rows (index array or slice), messages renumbered."""
+        sub = {name: np.array(getattr(self, name)[rows]) for name in COLUMN_NAMES}
         messages = {}
         if self.messages:
             idx = np.arange(len(self))[rows]

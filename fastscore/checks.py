@@ -105,6 +105,9 @@ def row_errors(batch: HandBatch, *, require_win: bool) -> np.ndarray:
 def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
     """``batch`` itself when every row is safe to score, else a validated copy with the bad rows flagged.
 
+    A sealed batch (validated when it was built, see :class:`~fastscore.HandBatch`) is
+    returned at once; any other batch goes through the compiled row checks.
+
     Raises
     ------
     ValueError
@@ -123,6 +126,8 @@ def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
                 f"HandBatch column {name!r} must be {np.dtype(dtype)} of shape (N, {', '.join(map(str, shape))})"
                 .replace(", )", ")") + f", got {got}; build batches with HandBatch.from_records or from_arrays",
             )
+    if batch.is_sealed(require_win=require_win):  # validated when it was built (HandBatch, Notes)
+        return batch
     codes = row_errors(batch, require_win=require_win)
     if (codes == batch.error).all():
         return batch

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_parallel, prange
-from .batch import RECORD_KEYS, HandBatch, validate
+from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, validate
 from .tiles import MAX_DECLARED, N_KINDS, ErrorCode
 
 __all__ = ["ARROW_SCHEMA", "batch_from_arrow", "batch_from_records"]
@@ -912,17 +912,16 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     return batch
 
 
-_COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
 
 
 def _reset_rows(batch: HandBatch, rows: np.ndarray) -> None:
     """Give ``rows`` the values of :meth:`HandBatch.empty` (what a row that fails to parse holds)."""
     empty = HandBatch.empty(1)
-    for name in _COLUMNS:
+    for name in COLUMN_NAMES:
         getattr(batch, name)[rows] = getattr(empty, name)[0]
 
 
-def _copy_rows(batch: HandBatch, rows: np.ndarray, sub: HandBatch, columns=_COLUMNS) -> None:
+def _copy_rows(batch: HandBatch, rows: np.ndarray, sub: HandBatch, columns=COLUMN_NAMES) -> None:
     """Copy the rows of ``sub`` (row j is ``rows[j]``) into ``batch``, renumbering messages."""
     for name in columns:
         getattr(batch, name)[rows] = getattr(sub, name)

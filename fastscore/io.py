@@ -362,10 +362,10 @@ def batch_from_table(table, *, encoded: bool, require_win: bool = True) -> HandB
     (:func:`batch_from_encoded`), notation parsed by the compiled parser straight from the Arrow
     buffers (:func:`fastscore.fastparse.batch_from_arrow`).  Messages count rows from 0 in ``table``."""
     if encoded:
-        return batch_from_encoded(table, require_win=require_win)
+        return batch_from_encoded(table, require_win=require_win)._seal(require_win)
     from .fastparse import batch_from_arrow
 
-    return batch_from_arrow(table, require_win=require_win)
+    return batch_from_arrow(table, require_win=require_win)._seal(require_win)
 
 
 def _parquet_tables(path, chunk_rows: int, start_row: int):
@@ -458,11 +458,10 @@ def iter_batches(
         batch = batch_from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
         for i, record in enumerate(records):
             if isinstance(record, Mapping) and _BAD_RECORD in record:
-                batch.error[i] = ErrorCode.BAD_TOKEN
-                batch.messages[i] = f"row {i}: {record[_BAD_RECORD]}"
+                batch._flag(i, ErrorCode.BAD_TOKEN, f"row {i}: {record[_BAD_RECORD]}")
         _renumber(batch, offset)
         offset += len(records)
-        yield batch
+        yield batch._seal(require_win)
 
 
 def _format_blocks(concealed: np.ndarray) -> list[str]:

@@ -1,0 +1,143 @@
+"""Sealed batches: validated once when built, trusted by the kernels afterwards (HandBatch, Notes).
+
+The kernels do not check bounds, so the row checks may be skipped only for a
+batch whose columns cannot have changed since it was validated: every
+constructor seals its batch (read-only columns, remembered by identity), and
+anything that could change a column (a writable copy, a column swapped, a
+column made writable again) makes the scoring functions check the rows again.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import fastscore
+from fastscore import ErrorCode, HandBatch, io, score_batch, waits_batch
+from fastscore import checks
+from fastscore.batch import COLUMN_NAMES
+from fastscore.tiles import TILE_NAMES
+
+# Seed example (5.1), seat S, self-drawn: nico_nico 40 + no_flowers 1 + self_draw 1 + all_five_suits 10 = 52,
+# + base 5 = 57.
+SEED = dict(hand="11m99m77p11s9s EE RR 333p", win="9s", self_drawn=True, seat="S", round="E")
+SEED_PAYOUT = 57
+
+
+def constructed():
+    """(name, batch, require_win) for every way the package builds a batch."""
+    record = dict(SEED)
+    one = HandBatch.from_records([record])
+    structured = np.zeros(1, dtype=[("hand", "U40"), ("win", "U4"), ("self_drawn", "?"), ("seat", "U2")])
+    structured[0] = (SEED["hand"], SEED["win"], True, "S")
+    return [
+        ("from_records", one, True),
+        ("from_records, no win", HandBatch.from_records([record], require_win=False), False),
+        ("from_arrays", HandBatch.from_arrays(one.concealed, one.declared, one.win, self_drawn=True, seat=1), True),
+        ("from_arrays, no win", HandBatch.from_arrays(one.concealed, one.declared), False),
+        ("from_arrow", HandBatch.from_arrow(pa.table({k: [v] for k, v in record.items()})), True),
+        ("from_structured", HandBatch.from_structured(structured), True),
+        ("sample_winning", fastscore.sample_winning(50, seed=1), True),
+        ("sample_ready", fastscore.sample_ready(50, seed=1), False),
+        ("encoded table", io.batch_from_table(io.encoded_table(one), encoded=True), True),
+    ]
+
+
+@pytest.mark.parametrize("name, batch, require_win", constructed(), ids=[c[0] for c in constructed()])
+def test_every_constructor_seals(name, batch, require_win):
+    assert batch.is_sealed(require_win=require_win)
+    # A batch validated without a winning tile is not trusted for scoring, which needs one.
+    assert batch.is_sealed(require_win=True) == require_win
+    for column in COLUMN_NAMES:
+        assert not getattr(batch, column).flags.writeable, column
+    with pytest.raises(ValueError, match="read-only"):
+        batch.concealed[0, 0] = 4
+
+
+def test_files_are_read_as_sealed_batches(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    path.write_text('{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s", "self_drawn": true, "seat": "S"}\n'
+                    '{"hand": "12 3m", "win": "1m"}\n')
+    (batch,) = io.iter_batches(path)
+    assert batch.is_sealed(require_win=True)
+    assert batch.error.tolist() == [0, ErrorCode.BAD_TOKEN]
+    assert score_batch(batch).payout.tolist() == [SEED_PAYOUT, 0]
+
+
+def test_a_sealed_batch_skips_the_row_checks(monkeypatch):
+    batch = HandBatch.from_records([SEED])
+    calls = []
+    monkeypatch.setattr(checks, "row_errors", lambda b, **kw: calls.append(len(b)) or b.error.copy())
+    assert score_batch(batch).payout.tolist() == [SEED_PAYOUT]
+    assert calls == []
+    # A copy is writable and not sealed: checked again.
+    assert score_batch(batch.take(slice(None))).payout.tolist() == [SEED_PAYOUT]
+    assert calls == [1]
+
+
+def test_a_swapped_column_is_checked_again():
+    batch = HandBatch.from_records([SEED, SEED])
+    concealed = batch.concealed.copy()
+    # Five 1m (two 9m and one 7p fewer, still 16 tiles): the base-5 suit code would index past the tables.
+    concealed[1, TILE_NAMES.index("1m")] = 5
+    concealed[1, TILE_NAMES.index("9m")] = 0
+    concealed[1, TILE_NAMES.index("7p")] = 1
+    batch.concealed = concealed
+    assert not batch.is_sealed(require_win=True)
+    result = score_batch(batch)
+    assert result.payout.tolist() == [SEED_PAYOUT, 0]
+    assert result.error[1] == ErrorCode.FIFTH_COPY
+    assert result.messages[1].startswith("row 1: 5 copies of 1m")
+
+
+def test_a_column_made_writable_again_is_checked_again():
+    batch = HandBatch.from_records([SEED, SEED])
+    batch.declared.flags.writeable = True
+    batch.declared[0, 0] = (2, 120)  # a pong of tile 120: past the count vector
+    assert not batch.is_sealed(require_win=True)
+    assert score_batch(batch).payout.tolist() == [0, SEED_PAYOUT]
+    assert waits_batch(batch).error.tolist() == [ErrorCode.BAD_SET, 0]
+
+
+def test_views_are_copied_before_sealing():
+    """A column that is a view (say of Arrow memory) is copied, so that its base cannot change it."""
+    base = HandBatch.from_records([SEED]).take(slice(None))
+    concealed = np.zeros((2, 34), dtype=np.uint8)
+    concealed[0] = base.concealed[0]
+    view = concealed[:1]
+    batch = HandBatch(view, base.declared, base.win, base.self_drawn, base.seat, base.round, base.flowers,
+                      base.streak, base.closing, base.error)
+    batch._seal(True)
+    assert batch.concealed is not view and batch.concealed.flags.owndata
+    concealed[0, 0] = 16  # the old base changes; the sealed batch does not
+    assert score_batch(batch).payout.tolist() == [SEED_PAYOUT]
+
+
+def test_flagging_a_row_keeps_the_seal():
+    batch = HandBatch.from_records([SEED, SEED])
+    batch._flag(0, ErrorCode.BAD_TOKEN, "row 0: flagged by the reader")
+    assert batch.is_sealed(require_win=True)
+    assert not batch.error.flags.writeable
+    result = score_batch(batch)
+    assert result.payout.tolist() == [0, SEED_PAYOUT]
+    assert result.messages == {0: "row 0: flagged by the reader"}
+
+
+def test_pickled_batches_stay_safe():
+    """Dask ships batches by pickle: the copy is either still sealed (read-only) or checked again."""
+    batch = fastscore.sample_winning(200, seed=3)
+    copy = pickle.loads(pickle.dumps(batch))
+    if copy.is_sealed(require_win=True):
+        assert not any(getattr(copy, c).flags.writeable for c in COLUMN_NAMES)
+    np.testing.assert_array_equal(score_batch(copy).payout, score_batch(batch).payout)
+
+
+def test_hand_filled_batches_are_never_trusted():
+    batch = HandBatch.empty(1)
+    batch.concealed[0, TILE_NAMES.index("1m")] = 16
+    batch.win[:] = 0
+    assert not batch.is_sealed(require_win=False)
+    assert score_batch(batch).error.tolist() == [ErrorCode.FIFTH_COPY]
