@@ -51,11 +51,34 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _skip_blas_probe() -> None:
+    """Load numba's array support without its BLAS probe (start-up time, issue target under 1 s).
+
+    When numba loads its first kernel it imports ``numba.np.arraymath``, which
+    probes for BLAS by importing ``scipy.linalg``: about 0.2 s of the 1 s a
+    one-hand command took.  No fastscore kernel uses BLAS, so the command line
+    imports ``numba.np.arraymath`` up front with that import failing at once;
+    in this process numba then computes ``np.dot`` without BLAS, and its linear
+    algebra functions still import scipy when they are compiled.  Nothing is
+    changed when numba's array support or scipy's BLAS is already loaded, and
+    the Python API never calls this.
+    """
+    blas = "scipy.linalg.cython_blas"
+    if "numba.np.arraymath" in sys.modules or blas in sys.modules:
+        return
+    sys.modules[blas] = None  # ``import scipy.linalg.cython_blas`` now raises ImportError at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[blas]
+
+
 @app.callback()
 def _startup(
     version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
                                           help="Show the version and exit.")] = False,
 ) -> None:
+    _skip_blas_probe()
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
     from ._cache import kernel_cache_dir
 
