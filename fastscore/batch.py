@@ -151,13 +151,16 @@ class HandBatch:
     The constructors (:meth:`from_records`, :meth:`from_arrays`,
     :meth:`from_arrow`, :meth:`from_structured`, the file readers of
     :mod:`fastscore.io` and the samplers of :mod:`fastscore.sample`) validate
-    every row once and return a *sealed* batch: its columns are read-only, and
-    the scoring functions trust it without running the row checks again
-    (writing into a column raises ``ValueError: assignment destination is
-    read-only``).  :meth:`take` gives a writable copy, and a batch built
-    directly (``HandBatch(...)``, :meth:`empty`) is not sealed; the row checks
-    of :func:`fastscore.checks.checked` then run on every call, so a batch
-    filled in by hand cannot reach the kernels with a bad row.
+    every row once and return a *sealed* batch: its columns are immutable
+    (their memory is a ``bytes`` object, so numpy will neither write into them,
+    make them writable again nor resize them), and the scoring functions trust
+    it without running the row checks again.  Writing into a column raises
+    ``ValueError: assignment destination is read-only``; :meth:`take` gives a
+    writable copy.  A copy, a batch built directly (``HandBatch(...)``,
+    :meth:`empty`) or one whose column was swapped or changed in place (new
+    strides, say) is not sealed: the row checks of
+    :func:`fastscore.checks.checked` then run on every call, so no bad row
+    reaches the kernels, which do not check bounds.
     """
 
     concealed: np.ndarray
@@ -171,47 +174,66 @@ class HandBatch:
     closing: np.ndarray
     error: np.ndarray
     messages: dict = field(default_factory=dict)
-    #: (require_win, the sealed column arrays) once :meth:`_seal` ran, else None.
-    _sealed: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.concealed.shape[0]
 
     def _seal(self, require_win: bool) -> "HandBatch":
-        """Mark this batch validated (with ``require_win`` as given) and make its columns read-only; return it.
+        """Mark this batch validated (with ``require_win`` as given) and make its columns immutable; return it.
 
         Only for a batch whose rows :func:`validate` (or the compiled row checks) has just
-        flagged.  A column that does not own its memory (a view, say of Arrow buffers) is
-        copied first, so that nothing else can write into it.
+        flagged.  Each column is replaced by a copy whose memory is a ``bytes`` object:
+        numpy will not make such an array writable again nor resize it.  Its address,
+        shape and strides are remembered, so that :meth:`is_sealed` notices any other
+        change (a column swapped, its strides or state set).
         """
         for name in COLUMN_NAMES:
-            column = getattr(self, name)
-            if not column.flags.owndata:
-                column = column.copy()
-                setattr(self, name, column)
-            column.flags.writeable = False
-        self._sealed = (bool(require_win), tuple(getattr(self, name) for name in COLUMN_NAMES))
+            setattr(self, name, _frozen(getattr(self, name)))
+        # An attribute, not a dataclass field: asdict(), replace() and == see only the columns.
+        self._sealed = (bool(require_win), tuple(_layout(getattr(self, name)) for name in COLUMN_NAMES))
         return self
-
-    def _flag(self, i: int, code: ErrorCode, message: str) -> None:
-        """Flag row ``i`` with ``code`` and ``message``, sealed or not: a flagged row is
-        skipped by the kernels, so flagging keeps a sealed batch safe."""
-        error = self.error
-        sealed = not error.flags.writeable and self._sealed is not None and self._sealed[1][-1] is error
-        if sealed:
-            error.flags.writeable = True
-        error[i] = code
-        if sealed:
-            error.flags.writeable = False
-        self.messages[int(i)] = message
 
     def is_sealed(self, *, require_win: bool) -> bool:
         """True when the batch was validated at construction (for ``require_win``, or with a winning
-        tile required, which is stricter) and its columns are still those read-only arrays."""
-        if self._sealed is None or (require_win and not self._sealed[0]):
+        tile required, which is stricter) and its columns are still those immutable arrays."""
+        sealed = self.__dict__.get("_sealed")
+        if sealed is None or (require_win and not sealed[0]):
             return False
-        return all(getattr(self, name) is column and not column.flags.writeable
-                   for name, column in zip(COLUMN_NAMES, self._sealed[1]))
+        return all(_layout(getattr(self, name)) == layout for name, layout in zip(COLUMN_NAMES, sealed[1]))
+
+    def _add_flags(self, rows, codes, messages) -> None:
+        """Flag ``rows`` (row numbers) with ``codes`` (one, or one per row) and the matching ``messages``,
+        sealed or not.
+
+        A flagged row is skipped by the kernels, so a sealed batch stays sealed: its
+        error column is replaced by a flagged immutable copy.
+        """
+        rows = list(rows)
+        if not rows:
+            return
+        if self.is_sealed(require_win=False):
+            error = self.error.copy()
+            error[rows] = codes
+            self.error = _frozen(error)
+            k = COLUMN_NAMES.index("error")
+            layouts = self._sealed[1]
+            self._sealed = (self._sealed[0], layouts[:k] + (_layout(self.error),) + layouts[k + 1:])
+        else:
+            self.error[rows] = codes
+        for i, message in zip(rows, messages):
+            self.messages[int(i)] = message
+
+    def _read_only(self) -> "HandBatch":
+        """This batch if its columns are all read-only, else a batch of read-only views of them
+        (the kernels are compiled for read-only input columns only: one build each)."""
+        if not any(getattr(self, name).flags.writeable for name in COLUMN_NAMES):
+            return self
+        views = {}
+        for name in COLUMN_NAMES:
+            view = getattr(self, name).view()
+            view.flags.writeable = False
+            views[name] = view
+        return HandBatch(**views, messages=self.messages)
 
     @property
     def ok(self) -> np.ndarray:
@@ -359,7 +381,7 @@ class HandBatch:
         """
         from .fastparse import batch_from_arrow
 
-        return batch_from_arrow(table, require_win=require_win)._seal(require_win)
+        return batch_from_arrow(table, require_win=require_win)
 
     @classmethod
     def from_structured(cls, array, *, require_win: bool = True) -> "HandBatch":
@@ -400,6 +422,19 @@ class HandBatch:
         return HandBatch(**sub, messages=messages)
 
 
+def _frozen(column: np.ndarray) -> np.ndarray:
+    """An immutable C-contiguous copy of ``column``, its memory a ``bytes`` object."""
+    return np.frombuffer(np.ascontiguousarray(column).tobytes(), dtype=column.dtype).reshape(column.shape)
+
+
+def _layout(column) -> tuple:
+    """What :meth:`HandBatch.is_sealed` compares: the array itself, whether it is writable, its
+    address, shape and strides."""
+    if not isinstance(column, np.ndarray):
+        return (id(column),)
+    return (id(column), column.flags.writeable, column.__array_interface__["data"][0], column.shape, column.strides)
+
+
 def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str) -> None:
     for i in np.flatnonzero(bad & (batch.error == 0)):
         batch.error[i] = code
@@ -431,7 +466,8 @@ def _held_kernel(concealed, declared, win, with_win, held):
 def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
     """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``."""
     held = np.empty((len(batch), N_KINDS), dtype=np.int16)
-    _held_kernel(batch.concealed, batch.declared, batch.win, with_win, held)
+    columns = batch._read_only()  # one build of the kernel, sealed batch or not
+    _held_kernel(columns.concealed, columns.declared, columns.win, with_win, held)
     return held
 
 

@@ -103,10 +103,12 @@ def row_errors(batch: HandBatch, *, require_win: bool) -> np.ndarray:
 
 
 def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
-    """``batch`` itself when every row is safe to score, else a validated copy with the bad rows flagged.
+    """``batch`` when every row is safe to score, else a validated copy with the bad rows flagged;
+    in both cases with read-only columns (views where they were writable), the only
+    kind of input column the kernels are compiled for.
 
     A sealed batch (validated when it was built, see :class:`~fastscore.HandBatch`) is
-    returned at once; any other batch goes through the compiled row checks.
+    not checked again; any other batch goes through the compiled row checks.
 
     Raises
     ------
@@ -126,11 +128,9 @@ def checked(batch: HandBatch, *, require_win: bool) -> HandBatch:
                 f"HandBatch column {name!r} must be {np.dtype(dtype)} of shape (N, {', '.join(map(str, shape))})"
                 .replace(", )", ")") + f", got {got}; build batches with HandBatch.from_records or from_arrays",
             )
-    if batch.is_sealed(require_win=require_win):  # validated when it was built (HandBatch, Notes)
-        return batch
-    codes = row_errors(batch, require_win=require_win)
-    if (codes == batch.error).all():
-        return batch
-    copy = batch.take(slice(None))
-    validate(copy, require_win=require_win)
-    return copy
+    if not batch.is_sealed(require_win=require_win):  # else validated when it was built (HandBatch, Notes)
+        codes = row_errors(batch, require_win=require_win)
+        if not (codes == batch.error).all():
+            batch = batch.take(slice(None))
+            validate(batch, require_win=require_win)
+    return batch._read_only()

@@ -840,7 +840,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
 
 
 def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
-    """Parse hand records held in Arrow columns into a validated batch, in compiled code.
+    """Parse hand records held in Arrow columns into a validated, sealed batch, in compiled code.
 
     The same result as ``HandBatch.from_records(table.to_pylist(), require_win=...)``,
     column for column, error code for error code, message for message, at
@@ -909,7 +909,7 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
         validate(sub, require_win=require_win)
         _copy_rows(batch, rows, sub, columns=("error",))
     batch.messages = dict(sorted(batch.messages.items()))
-    return batch
+    return batch._seal(require_win)
 
 
 
@@ -962,8 +962,7 @@ def batch_from_records(records, *, require_win: bool = True) -> HandBatch:
             missing = [i for i, r in enumerate(records) if "hand" not in r]
             if missing:
                 slow = HandBatch.from_records([records[i] for i in missing], require_win=require_win)
-                for j, i in enumerate(missing):
-                    batch.error[i] = slow.error[j]
-                    batch.messages[i] = f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
+                batch._add_flags(missing, slow.error, [f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
+                                                       for j, i in enumerate(missing)])
             return batch
     return HandBatch.from_records(records, require_win=require_win)

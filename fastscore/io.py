@@ -362,10 +362,10 @@ def batch_from_table(table, *, encoded: bool, require_win: bool = True) -> HandB
     (:func:`batch_from_encoded`), notation parsed by the compiled parser straight from the Arrow
     buffers (:func:`fastscore.fastparse.batch_from_arrow`).  Messages count rows from 0 in ``table``."""
     if encoded:
-        return batch_from_encoded(table, require_win=require_win)._seal(require_win)
+        return batch_from_encoded(table, require_win=require_win)
     from .fastparse import batch_from_arrow
 
-    return batch_from_arrow(table, require_win=require_win)._seal(require_win)
+    return batch_from_arrow(table, require_win=require_win)
 
 
 def _parquet_tables(path, chunk_rows: int, start_row: int):
@@ -456,12 +456,11 @@ def iter_batches(
 
     for records in read_records(path, chunk_rows, start_row=start_row):
         batch = batch_from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
-        for i, record in enumerate(records):
-            if isinstance(record, Mapping) and _BAD_RECORD in record:
-                batch._flag(i, ErrorCode.BAD_TOKEN, f"row {i}: {record[_BAD_RECORD]}")
+        bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
+        batch._add_flags(bad, ErrorCode.BAD_TOKEN, [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad])
         _renumber(batch, offset)
         offset += len(records)
-        yield batch._seal(require_win)
+        yield batch
 
 
 def _format_blocks(concealed: np.ndarray) -> list[str]:
@@ -632,7 +631,7 @@ def _encoded_bytes(pa, column, name: str, n: int, bad: np.ndarray) -> np.ndarray
 
 
 def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
-    """Build a validated :class:`~fastscore.HandBatch` from a pyarrow Table of encoded hands.
+    """Build a validated, sealed :class:`~fastscore.HandBatch` from a pyarrow Table of encoded hands.
 
     Columns as :data:`ENCODED_COLUMNS` (only ``concealed`` is required), taken
     as arrays: one copy per column, no step per row.  Rows flagged when the
@@ -708,7 +707,7 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
             i = int(rows[j])
             batch.messages[i] = f"row {i}: {message.removeprefix(f'row {j}: ')}"
     batch.messages = dict(sorted(batch.messages.items()))
-    return batch
+    return batch._seal(require_win)
 
 
 def write_encoded(batches, path: str | os.PathLike) -> int:

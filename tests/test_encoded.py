@@ -174,7 +174,7 @@ def test_fixed_size_lists_and_other_integer_types_are_read(tmp_path):
     got = io.batch_from_encoded(table.slice(17))
     for name in COLUMNS:
         assert np.array_equal(getattr(got, name), getattr(batch, name)[17:]), name
-    assert got.concealed.flags.writeable and got.declared.shape == (283, 5, 2)
+    assert got.is_sealed(require_win=True) and got.declared.shape == (283, 5, 2)  # copied and sealed
 
 
 def test_missing_columns_take_defaults_and_nulls(tmp_path):

@@ -9,6 +9,7 @@ column made writable again) makes the scoring functions check the rows again.
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 
 import fastscore
 from fastscore import ErrorCode, HandBatch, io, score_batch, waits_batch
-from fastscore import checks
+from fastscore import checks, fastparse
 from fastscore.batch import COLUMN_NAMES
 from fastscore.tiles import TILE_NAMES
 
@@ -43,6 +44,11 @@ def constructed():
         ("sample_winning", fastscore.sample_winning(50, seed=1), True),
         ("sample_ready", fastscore.sample_ready(50, seed=1), False),
         ("encoded table", io.batch_from_table(io.encoded_table(one), encoded=True), True),
+        ("io.batch_from_encoded, no win", io.batch_from_encoded(io.encoded_table(one), require_win=False), False),
+        ("fastparse.batch_from_arrow", fastparse.batch_from_arrow(pa.table({k: [v] for k, v in record.items()})), True),
+        ("fastparse.batch_from_records", fastparse.batch_from_records([record, {"win": "9s"}]), True),
+        ("fastparse.batch_from_records, mixed types", fastparse.batch_from_records([record, {**record, "seat": 1}]),
+         True),
     ]
 
 
@@ -51,8 +57,13 @@ def test_every_constructor_seals(name, batch, require_win):
     assert batch.is_sealed(require_win=require_win)
     # A batch validated without a winning tile is not trusted for scoring, which needs one.
     assert batch.is_sealed(require_win=True) == require_win
-    for column in COLUMN_NAMES:
-        assert not getattr(batch, column).flags.writeable, column
+    for name in COLUMN_NAMES:
+        column = getattr(batch, name)
+        assert not column.flags.writeable, name
+        with pytest.raises(ValueError, match="WRITEABLE"):  # the memory is a bytes object
+            column.flags.writeable = True
+        with pytest.raises(ValueError):
+            column.resize((len(batch) + 5,) + column.shape[1:], refcheck=False)
     with pytest.raises(ValueError, match="read-only"):
         batch.concealed[0, 0] = 4
 
@@ -93,32 +104,47 @@ def test_a_swapped_column_is_checked_again():
     assert result.messages[1].startswith("row 1: 5 copies of 1m")
 
 
-def test_a_column_made_writable_again_is_checked_again():
-    batch = HandBatch.from_records([SEED, SEED])
-    batch.declared.flags.writeable = True
-    batch.declared[0, 0] = (2, 120)  # a pong of tile 120: past the count vector
+def test_a_column_changed_in_place_is_checked_again():
+    """New strides (numpy still allows setting them) give other rows: the batch is no longer sealed."""
+    batch = HandBatch.from_records([SEED] * 3)
+    with pytest.warns(DeprecationWarning):  # numpy 2.4 deprecates it, but it still works
+        batch.declared.strides = (0,) + batch.declared.strides[1:]
     assert not batch.is_sealed(require_win=True)
-    assert score_batch(batch).payout.tolist() == [0, SEED_PAYOUT]
-    assert waits_batch(batch).error.tolist() == [ErrorCode.BAD_SET, 0]
+    assert score_batch(batch).payout.tolist() == [SEED_PAYOUT] * 3
+    bad = HandBatch.from_records([SEED, dict(SEED, hand="11m99m77p11s9s EE RR [333p]")])
+    with pytest.warns(DeprecationWarning):
+        bad.concealed.strides = (0, 1)  # row 1 reads row 0's 16 concealed tiles beside its declared pong: 19 tiles
+    assert score_batch(bad).error.tolist() == [0, ErrorCode.TILE_COUNT]
 
 
-def test_views_are_copied_before_sealing():
-    """A column that is a view (say of Arrow memory) is copied, so that its base cannot change it."""
+def test_sealing_copies_the_columns():
+    """A sealed column is a copy: whatever the arrays it was built from undergo, it does not change."""
     base = HandBatch.from_records([SEED]).take(slice(None))
-    concealed = np.zeros((2, 34), dtype=np.uint8)
-    concealed[0] = base.concealed[0]
-    view = concealed[:1]
-    batch = HandBatch(view, base.declared, base.win, base.self_drawn, base.seat, base.round, base.flowers,
-                      base.streak, base.closing, base.error)
-    batch._seal(True)
-    assert batch.concealed is not view and batch.concealed.flags.owndata
-    concealed[0, 0] = 16  # the old base changes; the sealed batch does not
+    concealed = base.concealed
+    batch = HandBatch(concealed, base.declared, base.win, base.self_drawn, base.seat, base.round, base.flowers,
+                      base.streak, base.closing, base.error)._seal(True)
+    assert batch.concealed is not concealed
+    concealed[0, 0] = 16
     assert score_batch(batch).payout.tolist() == [SEED_PAYOUT]
+
+
+def test_dataclass_helpers_see_only_the_columns():
+    batch = HandBatch.from_records([SEED])
+    fields = dataclasses.asdict(batch)
+    assert "_sealed" not in fields
+    rebuilt = HandBatch(**fields)
+    assert all(np.array_equal(getattr(rebuilt, c), getattr(batch, c)) for c in COLUMN_NAMES)
+    assert not rebuilt.is_sealed(require_win=True)  # asdict copies the arrays (writable): checked again
+    assert score_batch(rebuilt).payout.tolist() == [SEED_PAYOUT]
+    replaced = dataclasses.replace(batch, seat=np.array([0], dtype=np.uint8))
+    assert not replaced.is_sealed(require_win=True)
+    # Seat E: the seed hand is then self-drawn by the dealer: 57 + east_wins 5 = 62.
+    assert score_batch(replaced).payout.tolist() == [SEED_PAYOUT + 5]
 
 
 def test_flagging_a_row_keeps_the_seal():
     batch = HandBatch.from_records([SEED, SEED])
-    batch._flag(0, ErrorCode.BAD_TOKEN, "row 0: flagged by the reader")
+    batch._add_flags([0], ErrorCode.BAD_TOKEN, ["row 0: flagged by the reader"])
     assert batch.is_sealed(require_win=True)
     assert not batch.error.flags.writeable
     result = score_batch(batch)
@@ -141,3 +167,18 @@ def test_hand_filled_batches_are_never_trusted():
     batch.win[:] = 0
     assert not batch.is_sealed(require_win=False)
     assert score_batch(batch).error.tolist() == [ErrorCode.FIFTH_COPY]
+
+
+def test_kernels_see_only_read_only_columns():
+    """checked() hands the kernels read-only columns, sealed batch or not: one build each, not one per layout."""
+    sealed = fastscore.sample_winning(10, seed=5)
+    for batch in (sealed, sealed.take(slice(None))):
+        score_batch(batch)
+        waits_batch(batch)
+    from fastscore.kernel import score_kernel
+    from fastscore.waits import waits_kernel
+
+    for kernel, n_columns in ((score_kernel.serial, 9), (waits_kernel.serial, 7)):
+        assert kernel.signatures
+        for signature in kernel.signatures:
+            assert not any(arg.mutable for arg in signature[:n_columns]), signature[:n_columns]
