@@ -18,6 +18,7 @@ from .tables import (
     HAS_ONE,
     ONES_SHIFT,
     ORPHAN_SUIT,
+    POW5,
     THREES_SHIFT,
     WAIT_EYES_SHIFT,
     WAIT_SETS_SHIFT,
@@ -45,16 +46,6 @@ def suit_code(counts, base):
         + 78125 * np.int64(counts[base + 7])
         + 390625 * np.int64(counts[base + 8])
     )
-
-
-@jit
-def tile_code(t):
-    """What tile ``t`` (a number tile) adds to its suit's code: ``5 ** (t % 9)``."""
-    i = t % 9
-    p = 1
-    for _ in range(i):
-        p *= 5
-    return p
 
 
 @jit_inline
@@ -303,10 +294,6 @@ def _row_honours(concealed, i, win):
     return (hist >> 8) & 255, (hist >> 16) & 255, (hist >> 24) & 255, (hist >> 32) & 255, 7 - (hist & 255)
 
 
-#: ``5 ** i``: what a tile at position ``i`` of its suit adds to the suit's code.
-_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
-
-
 @jit_inline
 def is_win_row(concealed, declared, win, i, suit_info, counts):
     """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
@@ -321,7 +308,7 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
     c0 = _row_code(concealed, i, 0)
     c1 = _row_code(concealed, i, 9)
     c2 = _row_code(concealed, i, 18)
-    add = _POW5[w % 9]
+    add = POW5[w % 9]
     c0 += add * np.int64(w < 9)
     c1 += add * np.int64(9 <= w < 18)
     c2 += add * np.int64(18 <= w < 27)

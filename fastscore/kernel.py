@@ -38,7 +38,6 @@ from .decompose import (
     standard_from_info,
     suit_code,
     thirteen_orphans_split,
-    tile_code,
     wait_mask_info,
 )
 from .evaluate import (
@@ -81,7 +80,7 @@ from .evaluate import (
     tile_word,
     totals,
 )
-from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, POW5, STARTS_SHIFT
 from .tiles import MAX_DECLARED
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
@@ -235,15 +234,14 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     base_rows, hand_units = context_rows(word16 | tile_word(win), self_drawn, not exposed, closing, flowers, seat,
                                          streak)
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
-    c0 = k0
-    c1 = k1
-    c2 = k2
-    if win < 9:
-        c0 += tile_code(win)
-    elif win < 18:
-        c1 += tile_code(win)
-    elif win < 27:
-        c2 += tile_code(win)
+    # Branch-free: the winning tile's suit is random from hand to hand.
+    in0 = np.int64(win < 9)
+    in1 = np.int64((win >= 9) & (win < 18))
+    in2 = np.int64((win >= 18) & (win < 27))
+    add = POW5[win % 9]
+    c0 = k0 + add * in0
+    c1 = k1 + add * in1
+    c2 = k2 + add * in2
     # The table reads that miss the cache are issued together, before anything waits on them: the
     # decomposition offsets (zero decompositions for an incomplete suit) and, for the single-wait
     # test, the entries of the 16 tiles.
@@ -260,12 +258,11 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     j1 = i1
     j2 = i2
     if known_waits < 0:
-        if win < 9:
-            j0 = np.int64(suit_info[k0])
-        elif win < 18:
-            j1 = np.int64(suit_info[k1])
-        elif win < 27:
-            j2 = np.int64(suit_info[k2])
+        # The entry of the winning tile's suit without it (an honour: any suit's, unused).
+        jw = np.int64(suit_info[k0 if in0 else (k1 if in1 else k2)])
+        j0 = jw if in0 else i0
+        j1 = jw if in1 else i1
+        j2 = jw if in2 else i2
     counts[win] += 1
     honours = honours16 if win < 27 else honour_summary(counts)
     h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _ = honours
