@@ -122,7 +122,7 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     )
 
 
-@dataclass
+@dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
 class HandBatch:
     """N hands as columns (RULES.md section 2).
 
@@ -189,8 +189,8 @@ class HandBatch:
         """
         for name in COLUMN_NAMES:
             setattr(self, name, _frozen(getattr(self, name)))
-        # An attribute, not a dataclass field: asdict(), replace() and == see only the columns.
-        self._sealed = (bool(require_win), tuple(_layout(getattr(self, name)) for name in COLUMN_NAMES))
+        # An attribute, not a dataclass field: asdict() and replace() see only the columns.
+        self._sealed = (bool(require_win), tuple(_Layout(getattr(self, name)) for name in COLUMN_NAMES))
         return self
 
     def is_sealed(self, *, require_win: bool) -> bool:
@@ -199,7 +199,7 @@ class HandBatch:
         sealed = self.__dict__.get("_sealed")
         if sealed is None or (require_win and not sealed[0]):
             return False
-        return all(_layout(getattr(self, name)) == layout for name, layout in zip(COLUMN_NAMES, sealed[1]))
+        return all(_Layout(getattr(self, name)) == layout for name, layout in zip(COLUMN_NAMES, sealed[1]))
 
     def _add_flags(self, rows, codes, messages) -> None:
         """Flag ``rows`` (row numbers) with ``codes`` (one, or one per row) and the matching ``messages``,
@@ -217,7 +217,7 @@ class HandBatch:
             self.error = _frozen(error)
             k = COLUMN_NAMES.index("error")
             layouts = self._sealed[1]
-            self._sealed = (self._sealed[0], layouts[:k] + (_layout(self.error),) + layouts[k + 1:])
+            self._sealed = (self._sealed[0], layouts[:k] + (_Layout(self.error),) + layouts[k + 1:])
         else:
             self.error[rows] = codes
         for i, message in zip(rows, messages):
@@ -315,7 +315,9 @@ class HandBatch:
         declared : array_like, shape (N, 5, 2), optional
             (SetKind, lowest tile) per declared set; default none.
         win : array_like, shape (N,), optional
-            Winning tile 0-33 (-1 or omitted for waits analysis).
+            Winning tile 0-33.  Omitted, or -1 in every row: a batch of 16-tile
+            hands for waits analysis (no row is flagged for lacking a winning
+            tile; -1 in only some rows flags those rows).
         self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
             As in :class:`HandBatch`; winds as 0-3.
 
@@ -369,8 +371,9 @@ class HandBatch:
             for i in np.flatnonzero(bad & (batch.error == 0)):
                 batch.error[i] = ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN
                 batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
-        validate(batch, require_win=win is not None)
-        return batch._seal(win is not None)
+        require_win = win is not None and bool((batch.win != -1).any())
+        validate(batch, require_win=require_win)
+        return batch._seal(require_win)
 
     @classmethod
     def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
@@ -416,9 +419,12 @@ class HandBatch:
         sub = {name: np.array(getattr(self, name)[rows]) for name in COLUMN_NAMES}
         messages = {}
         if self.messages:
-            idx = np.arange(len(self))[rows]
-            position = {int(old): new for new, old in enumerate(idx)}
-            messages = {position[i]: m for i, m in self.messages.items() if i in position}
+            # Each new row takes its old row's message, "row i:" renumbered (a row taken twice has it twice).
+            for new, old in enumerate(np.arange(len(self))[rows].tolist()):
+                if old in self.messages:
+                    message = self.messages[old]
+                    prefix = f"row {old}: "
+                    messages[new] = f"row {new}: {message[len(prefix):]}" if message.startswith(prefix) else message
         return HandBatch(**sub, messages=messages)
 
 
@@ -427,12 +433,21 @@ def _frozen(column: np.ndarray) -> np.ndarray:
     return np.frombuffer(np.ascontiguousarray(column).tobytes(), dtype=column.dtype).reshape(column.shape)
 
 
-def _layout(column) -> tuple:
-    """What :meth:`HandBatch.is_sealed` compares: the array itself, whether it is writable, its
-    address, shape and strides."""
-    if not isinstance(column, np.ndarray):
-        return (id(column),)
-    return (id(column), column.flags.writeable, column.__array_interface__["data"][0], column.shape, column.strides)
+class _Layout:
+    """What :meth:`HandBatch.is_sealed` compares of a column: the array itself (kept alive here, so
+    that no other array can take its identity or its memory), whether it is writable, its address,
+    shape and strides."""
+
+    __slots__ = ("column", "state")
+
+    def __init__(self, column):
+        self.column = column
+        self.state = (column.flags.writeable, column.__array_interface__["data"][0], column.shape, column.strides) \
+            if isinstance(column, np.ndarray) else None
+
+    def __eq__(self, other) -> bool:
+        return self.column is other.column and self.state == other.state
+
 
 
 def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str) -> None:

@@ -145,7 +145,13 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     Parameters
     ----------
     batch : HandBatch
-        Hands without a winning tile (``win`` is ignored); flagged rows are skipped.
+        16-tile hands, built without a winning tile:
+        ``HandBatch.from_records(records, require_win=False)`` (likewise
+        ``from_arrow``; a record's ``win`` is then ignored), ``from_arrays``
+        without ``win`` (or ``win`` -1 in every row), :func:`fastscore.sample_ready`,
+        or ``fastscore.io.iter_batches(path, require_win=False)``.  A batch built
+        for scoring flags rows without a winning tile and counts a given winning
+        tile among the copies held.  Flagged rows are skipped.
     rules : RuleTable, path or None
         Rule table; default the packaged one.
 
@@ -229,16 +235,26 @@ def tile_efficiency(batch: HandBatch, result: WaitsResult, seen=None) -> dict:
     Raises
     ------
     ValueError
-        If ``seen`` has the wrong shape or a value outside 0-4.
+        If ``batch`` and ``result`` differ in length, or ``seen`` has the wrong
+        shape, a value outside 0-4, or more copies of a kind than the four the
+        hand does not hold (the first such row and tile named).
     """
     n = len(result)
+    if len(batch) != n:
+        raise ValueError(f"batch has {len(batch)} rows but result has {n}: pass the batch given to waits_batch")
     seen = np.zeros((n, N_KINDS), dtype=np.int16) if seen is None else np.asarray(seen)
     seen = np.broadcast_to(seen, (n, N_KINDS)) if seen.shape == (N_KINDS,) else seen
     if seen.shape != (n, N_KINDS) or not np.issubdtype(seen.dtype, np.integer):
         raise ValueError(f"seen must be integer counts of shape ({n}, 34) or (34,), got {seen.shape} {seen.dtype}")
     if (seen < 0).any() or (seen > 4).any():
         raise ValueError("seen counts must be between 0 and 4")
-    live = np.clip(4 - held_counts(batch, with_win=False) - seen, 0, 4) * result.mask
+    live = 4 - held_counts(batch, with_win=False) - seen
+    over = (live < 0) & (result.error == 0)[:, None]
+    if over.any():
+        i, t = (int(x) for x in np.argwhere(over)[0])
+        raise ValueError(f"row {i}: {int(seen[i, t])} {TILE_NAMES[t]} seen, but the hand holds "
+                         f"{4 - int(live[i, t]) - int(seen[i, t])} of its 4 copies")
+    live = np.clip(live, 0, 4) * result.mask
     n_live = live.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         discard = np.where(n_live > 0, (live * result.payout_discard).sum(axis=1) / n_live, 0.0)

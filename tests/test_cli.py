@@ -428,8 +428,12 @@ try:
 except SystemExit as exc:
     assert not exc.code, exc.code
 print("scipy.linalg" in sys.modules)
-import scipy.linalg  # still importable afterwards
-print(float(scipy.linalg.det([[1.0, 2.0], [3.0, 4.0]])))
+try:
+    import scipy.linalg  # still importable afterwards, where scipy is installed (it is not a dependency)
+except ModuleNotFoundError:
+    print("no scipy")
+else:
+    print(float(scipy.linalg.det([[1.0, 2.0], [3.0, 4.0]])))
 """
 
 
@@ -440,4 +444,4 @@ def test_command_line_skips_numbas_blas_probe():
     lines = run.stdout.strip().splitlines()
     # Seed example (5.1), seat S, self-drawn: 40 + 1 + 1 + 10 = 52 points, + base 5 = 57.
     assert json.loads("\n".join(lines[:-2]))["payout"] == 57
-    assert lines[-2:] == ["False", "-2.0"]
+    assert lines[-2] == "False" and lines[-1] in ("-2.0", "no scipy")

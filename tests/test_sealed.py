@@ -182,3 +182,41 @@ def test_kernels_see_only_read_only_columns():
         assert kernel.signatures
         for signature in kernel.signatures:
             assert not any(arg.mutable for arg in signature[:n_columns]), signature[:n_columns]
+
+
+def test_a_column_swapped_twice_is_never_taken_for_the_sealed_one():
+    """A swapped-in array can get the id and the address of a freed one: the seal keeps its columns alive."""
+    batch = HandBatch.from_records([dict(hand="1111m [456p] [789p] [EEE] [SSS]", win="4p")] * 2)
+    for _ in range(200):
+        batch.win = np.frombuffer(bytes([18, 18]), np.int8)
+        batch.win = np.frombuffer(bytes([0, 0]), np.int8)  # 1m: a fifth copy with the four held
+        assert not batch.is_sealed(require_win=True)
+    assert score_batch(batch).error.tolist() == [ErrorCode.FIFTH_COPY] * 2
+
+
+def test_from_arrays_without_a_winning_tile_is_a_waits_batch():
+    one = HandBatch.from_records([dict(hand="123m456p 11z 56s [777m] [999s]", seat="S")], require_win=False)
+    for win in (None, np.array([-1])):
+        batch = HandBatch.from_arrays(one.concealed, one.declared, win, seat=1)
+        assert batch.error.tolist() == [0] and batch.is_sealed(require_win=False)
+        # Waits 4s and 7s (RULES.md 7): each a Chicken on a discard (the East round minimum, 20) and
+        # 0 self-drawn (2 points, under the minimum: RULES.md 9.21).
+        assert fastscore.waits_batch(batch).waits_at(0) == {"4s": {"discard": 20, "self_draw": 0},
+                                                             "7s": {"discard": 20, "self_draw": 0}}
+    mixed = HandBatch.from_arrays(np.repeat(one.concealed, 2, axis=0), np.repeat(one.declared, 2, axis=0),
+                                  np.array([-1, 21]), seat=1)
+    assert mixed.error.tolist() == [ErrorCode.BAD_WIN, 0]  # -1 in only some rows: those lack a winning tile
+
+
+def test_take_keeps_every_message_and_renumbers_it():
+    batch = HandBatch.from_records([dict(hand="12 3m", win="1m"), SEED, dict(hand="xx", win="1m")])
+    taken = batch.take([2, 2, 0, 1])
+    assert taken.error.tolist() == [ErrorCode.BAD_TOKEN, ErrorCode.BAD_TOKEN, ErrorCode.BAD_TOKEN, 0]
+    assert sorted(taken.messages) == [0, 1, 2]
+    for new, old in ((0, 2), (1, 2), (2, 0)):
+        assert taken.messages[new] == batch.messages[old].replace(f"row {old}: ", f"row {new}: ", 1)
+
+
+def test_batches_compare_by_identity():
+    batch = HandBatch.from_records([SEED])
+    assert batch == batch and batch != batch.take(slice(None))

@@ -80,6 +80,21 @@ def test_tile_efficiency_counts_live_tiles():
     assert summary["expected_self_draw"].tolist() == [0.0]
 
 
+def test_tile_efficiency_refuses_inconsistent_input():
+    batch = fastscore.HandBatch.from_records([dict(hand="123m456p 11z 56s [777m] [999s]", seat="S")], require_win=False)
+    result = fastscore.waits_batch(batch)
+    # The hand holds one 5s (the 56s): at most three more can have been seen.
+    seen = np.zeros(34, dtype=np.int64)
+    seen[22] = 4
+    with pytest.raises(ValueError, match="row 0: 4 5s seen, but the hand holds 1 of its 4 copies"):
+        fastscore.tile_efficiency(batch, result, seen)
+    seen[22] = 3  # all other copies seen: valid; the waits 4s and 7s keep their 4 + 4 live copies
+    assert fastscore.tile_efficiency(batch, result, seen)["live_tiles"].tolist() == [8]
+    two = fastscore.sample_ready(2, seed=1)
+    with pytest.raises(ValueError, match="batch has 2 rows but result has 1"):
+        fastscore.tile_efficiency(two, result)
+
+
 def waits_against_reference(n: int, seed: int) -> int:
     """``waits_batch`` on ``n`` sampled ready hands (every family of the mixed blend) against
     ``reference.waits`` (34 kinds added one by one, each scored by the reference scorer, RULES.md 7):
