@@ -183,9 +183,10 @@ class HandBatch:
 
         Only for a batch whose rows :func:`validate` (or the compiled row checks) has just
         flagged.  Each column is replaced by a copy whose memory is a ``bytes`` object:
-        numpy will not make such an array writable again nor resize it.  Its address,
-        shape and strides are remembered, so that :meth:`is_sealed` notices any other
-        change (a column swapped, its strides or state set).
+        numpy will not make such an array writable again nor resize it.  The arrays
+        themselves (kept alive) and their addresses, shapes and strides are remembered,
+        so that :meth:`is_sealed` notices any other change (a column swapped, its
+        strides or state set).
         """
         for name in COLUMN_NAMES:
             setattr(self, name, _frozen(getattr(self, name)))
@@ -447,7 +448,6 @@ class _Layout:
 
     def __eq__(self, other) -> bool:
         return self.column is other.column and self.state == other.state
-
 
 
 def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str) -> None:

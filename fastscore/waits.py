@@ -236,8 +236,8 @@ def tile_efficiency(batch: HandBatch, result: WaitsResult, seen=None) -> dict:
     ------
     ValueError
         If ``batch`` and ``result`` differ in length, or ``seen`` has the wrong
-        shape, a value outside 0-4, or more copies of a kind than the four the
-        hand does not hold (the first such row and tile named).
+        shape, a value outside 0-4, or more copies of a kind seen than the hand
+        leaves (4 less those it holds; the first such row and tile named).
     """
     n = len(result)
     if len(batch) != n:
