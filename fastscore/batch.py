@@ -372,7 +372,7 @@ class HandBatch:
             for i in np.flatnonzero(bad & (batch.error == 0)):
                 batch.error[i] = ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN
                 batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
-        require_win = win is not None and bool((batch.win != -1).any())
+        require_win = win is not None and bool((np.asarray(win) != -1).any())
         validate(batch, require_win=require_win)
         return batch._seal(require_win)
 
@@ -416,16 +416,18 @@ class HandBatch:
         raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
 
     def take(self, rows) -> "HandBatch":
-        """A new batch (a writable copy, not sealed) of the given rows (index array or slice), messages renumbered."""
+        """A new batch (a writable copy, not sealed) of the given rows (index array or slice).
+
+        Each new row keeps its old row's message under its new row number (a row taken
+        twice has it twice); the text is unchanged, so it still names the row of the
+        input it came from (``"row 7: ..."``).
+        """
         sub = {name: np.array(getattr(self, name)[rows]) for name in COLUMN_NAMES}
         messages = {}
         if self.messages:
-            # Each new row takes its old row's message, "row i:" renumbered (a row taken twice has it twice).
             for new, old in enumerate(np.arange(len(self))[rows].tolist()):
                 if old in self.messages:
-                    message = self.messages[old]
-                    prefix = f"row {old}: "
-                    messages[new] = f"row {new}: {message[len(prefix):]}" if message.startswith(prefix) else message
+                    messages[new] = self.messages[old]
         return HandBatch(**sub, messages=messages)
 
 

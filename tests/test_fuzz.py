@@ -359,7 +359,8 @@ def expected_valid(concealed, kwargs) -> np.ndarray:
             continue
         if bool(col["closing"][i]) and any(k in (SetKind.SHEUNG, SetKind.PONG, SetKind.GONG) for k, _ in sets):
             continue
-        if "win" in kwargs and win < 0:
+        # A winning tile is required when win is given and is not -1 in every row (from_arrays).
+        if "win" in kwargs and (col["win"] != -1).any() and win < 0:
             continue
         ok[i] = True
     return ok
