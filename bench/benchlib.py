@@ -29,7 +29,6 @@ import numba
 import numpy as np
 
 from fastscore import HandBatch, sample_ready, sample_winning, score_batch, waits_batch
-from fastscore.batch import validate
 from fastscore.tiles import TILE_NAMES, WINDS, format_counts, format_set
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -209,16 +208,14 @@ def _add_declared(held, declared):
 
 
 def with_win(batch: HandBatch, tile: int) -> HandBatch:
-    """A copy of a 16-tile batch with every winning tile set to ``tile``, validated.
+    """The hands of a 16-tile batch with every winning tile set to ``tile`` (won on a discard),
+    built with :meth:`HandBatch.from_arrays`: validated and sealed, as a user would build it.
 
     Rows already holding four ``tile`` are flagged (fifth copy) and skipped by
     :func:`fastscore.score_batch`, as the waits analysis excludes them.
     """
-    out = batch.take(np.arange(len(batch)))  # an index array copies; a slice would share the columns
-    out.win[:] = tile
-    out.self_drawn[:] = False
-    validate(out, require_win=True)
-    return out
+    return HandBatch.from_arrays(batch.concealed, batch.declared, np.full(len(batch), tile), seat=batch.seat,
+                                 round=batch.round, flowers=batch.flowers, streak=batch.streak, closing=batch.closing)
 
 
 def notation(batch: HandBatch) -> list[tuple[str, str | None, dict]]:

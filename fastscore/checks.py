@@ -1,9 +1,11 @@
 """A fast safety check of hand-built batches before they reach the kernels (RULES.md section 2).
 
 The numba kernels do not check array bounds.  :func:`checked` makes sure every
-column has the dtype and shape the kernels expect and runs :func:`_row_errors`,
-a compiled pass doing :func:`fastscore.batch.validate`'s checks in its order;
-only when it finds a row that was not flagged yet does the slower
+column has the dtype and shape the kernels expect.  A sealed batch (validated
+when it was built, :class:`fastscore.HandBatch`) is trusted as it is; any other
+goes through :func:`_row_errors`, a compiled pass doing
+:func:`fastscore.batch.validate`'s checks in its order, and only when it finds
+a row that was not flagged yet does the slower
 :func:`~fastscore.batch.validate` run, on a copy, to write the messages.
 """
 

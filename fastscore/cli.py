@@ -58,8 +58,9 @@ def _skip_blas_probe() -> None:
     probes for BLAS by importing ``scipy.linalg``: about 0.2 s of the 1 s a
     one-hand command took.  No fastscore kernel uses BLAS, so the command line
     imports ``numba.np.arraymath`` up front with that import failing at once;
-    in this process numba then computes ``np.dot`` without BLAS, and its linear
-    algebra functions still import scipy when they are compiled.  Nothing is
+    in this process numba's ``np.correlate`` and ``np.convolve`` (which consult
+    the probe) then use its own loops, while ``np.dot`` and the linear algebra
+    functions still import scipy's BLAS when they are compiled.  Nothing is
     changed when numba's array support or scipy's BLAS is already loaded, and
     the Python API never calls this.
     """

@@ -912,8 +912,6 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     return batch._seal(require_win)
 
 
-
-
 def _reset_rows(batch: HandBatch, rows: np.ndarray) -> None:
     """Give ``rows`` the values of :meth:`HandBatch.empty` (what a row that fails to parse holds)."""
     empty = HandBatch.empty(1)
