@@ -42,7 +42,6 @@ app = typer.Typer(
 )
 
 
-
 def _show_version(value: bool) -> None:
     if value:
         from importlib.metadata import version
@@ -53,6 +52,9 @@ def _show_version(value: bool) -> None:
 
 def _skip_blas_probe() -> None:
     """Load numba's array support without its BLAS probe (start-up time, issue target under 1 s).
+
+    Called by :func:`_rule_table`, which every command that scores runs before its first
+    kernel (not by the group callback: ``--help`` would pay numba's import).
 
     When numba loads its first kernel it imports ``numba.np.arraymath``, which
     probes for BLAS by importing ``scipy.linalg``: about 0.2 s of the 1 s a
@@ -79,7 +81,6 @@ def _startup(
     version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
                                           help="Show the version and exit.")] = False,
 ) -> None:
-    _skip_blas_probe()
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
     from ._cache import kernel_cache_dir
 
@@ -156,7 +157,11 @@ def _print_bad_rows(first: list[str], n_bad: int) -> None:
 
 
 def _rule_table(rules: Path | None):
+    """The rule table of ``--rules`` (exit 2 on a bad file); every command that scores loads it before
+    its first kernel, so it also loads numba's array support (:func:`_skip_blas_probe`)."""
     from .rules import resolve_rules
+
+    _skip_blas_probe()
 
     try:
         return resolve_rules(rules)

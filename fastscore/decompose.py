@@ -295,6 +295,17 @@ def _row_honours(concealed, i, win):
 
 
 @jit_inline
+def add_tile_codes(c0, c1, c2, t):
+    """The three suit codes ``c0``-``c2`` with tile ``t`` added to its suit (an honour adds to none).
+
+    Branch-free: the winning tile's suit is random from hand to hand.
+    """
+    add = POW5[t % 9]
+    return (c0 + add * np.int64(t < 9), c1 + add * np.int64((t >= 9) & (t < 18)),
+            c2 + add * np.int64((t >= 18) & (t < 27)))
+
+
+@jit_inline
 def is_win_row(concealed, declared, win, i, suit_info, counts):
     """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
     17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
@@ -305,13 +316,7 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
     scratch) only for the special shapes, when the table hints allow one.
     """
     w = np.int64(win[i])
-    c0 = _row_code(concealed, i, 0)
-    c1 = _row_code(concealed, i, 9)
-    c2 = _row_code(concealed, i, 18)
-    add = POW5[w % 9]
-    c0 += add * np.int64(w < 9)
-    c1 += add * np.int64(9 <= w < 18)
-    c2 += add * np.int64(18 <= w < 27)
+    c0, c1, c2 = add_tile_codes(_row_code(concealed, i, 0), _row_code(concealed, i, 9), _row_code(concealed, i, 18), w)
     i0 = np.int64(suit_info[c0])
     i1 = np.int64(suit_info[c1])
     i2 = np.int64(suit_info[c2])

@@ -207,10 +207,11 @@ def parquet_file(path: str | os.PathLike):
 
 def count_rows(path: str | os.PathLike) -> int | None:
     """Rows in an input file when known without reading it (Parquet metadata, or an empty file), else None."""
-    if file_format(path) != "parquet":
-        return 0 if is_empty(path) else None
+    kind = file_format(path)
     if is_empty(path):
         return 0
+    if kind != "parquet":
+        return None
     with parquet_file(path) as pf:
         return pf.metadata.num_rows
 

@@ -29,6 +29,7 @@ from ._jit import jit, jit_batch, jit_inline, prange
 from .decompose import (
     MAX_DECOMPOSITIONS,
     N_KINDS,
+    add_tile_codes,
     honour_summary,
     is_win_row,
     nico_pong,
@@ -80,7 +81,7 @@ from .evaluate import (
     tile_word,
     totals,
 )
-from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, POW5, STARTS_SHIFT
+from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from .tiles import MAX_DECLARED
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
@@ -234,14 +235,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     base_rows, hand_units = context_rows(word16 | tile_word(win), self_drawn, not exposed, closing, flowers, seat,
                                          streak)
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
-    # Branch-free: the winning tile's suit is random from hand to hand.
-    in0 = np.int64(win < 9)
-    in1 = np.int64((win >= 9) & (win < 18))
-    in2 = np.int64((win >= 18) & (win < 27))
-    add = POW5[win % 9]
-    c0 = k0 + add * in0
-    c1 = k1 + add * in1
-    c2 = k2 + add * in2
+    c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
     # The table reads that miss the cache are issued together, before anything waits on them: the
     # decomposition offsets (zero decompositions for an incomplete suit) and, for the single-wait
     # test, the entries of the 16 tiles.
@@ -258,11 +252,12 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     j1 = i1
     j2 = i2
     if known_waits < 0:
-        # The entry of the winning tile's suit without it (an honour: any suit's, unused).
-        jw = np.int64(suit_info[k0 if in0 else (k1 if in1 else k2)])
-        j0 = jw if in0 else i0
-        j1 = jw if in1 else i1
-        j2 = jw if in2 else i2
+        # The entry of the winning tile's suit without it, the suit whose code it changed (selects;
+        # an honour changes none, and the entry read is unused).
+        jw = np.int64(suit_info[k0 if c0 != k0 else (k1 if c1 != k1 else k2)])
+        j0 = jw if c0 != k0 else i0
+        j1 = jw if c1 != k1 else i1
+        j2 = jw if c2 != k2 else i2
     counts[win] += 1
     honours = honours16 if win < 27 else honour_summary(counts)
     h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _ = honours
