@@ -1,4 +1,4 @@
-"""Benchmarks of :func:`fastscore.score_batch` and of the bare win check (kernel level).
+"""Benchmarks of :func:`fastscore.score_batch` and of the win check alone (:func:`fastscore.win_check`).
 
 Implementations: ``jit_parallel`` (default threads), ``jit`` (one thread),
 ``reference`` (``tests/reference.py``, rows turned into notation before
@@ -12,11 +12,9 @@ import numpy as np
 import pytest
 from benchlib import notation, reference, run, size_id, warm, winning
 
-from fastscore import score_batch
+from fastscore import score_batch, win_check
 from fastscore._jit import PARALLEL_MIN_ROWS
-from fastscore.kernel import win_check_kernel
 from fastscore.sample import FAMILIES
-from fastscore.tables import suit_tables
 
 SIZES = (1, 1_000, 100_000, 1_000_000)
 #: Exact rounds (benchmark.pedantic) for the big batches; smaller ones are calibrated.
@@ -36,13 +34,6 @@ def warm_parallel(batch):
     """
     if len(batch) >= PARALLEL_MIN_ROWS:
         score_batch(batch.take(np.arange(PARALLEL_MIN_ROWS)))
-
-
-def win_check(batch, suit_info):
-    """:data:`fastscore.kernel.win_check_kernel` over a checked batch (the row checks are not timed)."""
-    out = np.zeros(len(batch), dtype=np.bool_)
-    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, suit_info, out)
-    return out
 
 
 @pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
@@ -89,12 +80,11 @@ def test_score_family_reference(benchmark, family):
 @pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
 @pytest.mark.parametrize("n", SIZES[1:], ids=size_id)
 def test_win_check(benchmark, n, impl):
-    """``fastscore.decompose.is_win_row`` on 17 tiles (concealed + winning tile), no scoring."""
+    """:func:`fastscore.win_check` on a built (sealed) batch: 17 tiles (concealed + winning tile), no scoring."""
     batch = winning(n)
-    suit_info = suit_tables()[0]
-    # Load both builds outside the timing, for read-only columns as the (sealed) timed batch has.
-    win_check(batch.take(slice(0, 8))._read_only(), suit_info)
-    win_check(batch.take(np.arange(min(n, 2048)))._read_only(), suit_info)
-    result = run(benchmark, lambda: win_check(batch, suit_info), task="win_check", impl=impl, family="mixed",
+    # Load both builds and the win-check table outside the timing.
+    win_check(batch.take(slice(0, 8)))
+    win_check(batch.take(np.arange(min(n, 2048))))
+    result = run(benchmark, lambda: win_check(batch), task="win_check", impl=impl, family="mixed",
                  n=n, rounds=WIN_CHECK_ROUNDS.get(n))
     assert result.all()

@@ -7,7 +7,7 @@ from .batch import RECORD_KEYS, HandBatch
 from .enumerate import enumerate_hands
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .sample import sample_ready, sample_winning
-from .score import BatchResult, Score, interpretations, score, score_batch
+from .score import BatchResult, Score, interpretations, score, score_batch, win_check
 from .survey import SurveyResult, survey
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 from .waits import WaitsResult, tile_efficiency, waits, waits_batch
@@ -40,5 +40,6 @@ __all__ = [
     "tile_efficiency",
     "waits",
     "waits_batch",
+    "win_check",
 ]
 __version__ = "0.1.0"

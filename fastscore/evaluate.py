@@ -98,56 +98,65 @@ def popcount(x):
     return ctpop64(np.int64(x))
 
 
+def _suit_word_rows() -> np.ndarray:
+    """The rows of each of the 128 suit words (4.2, 4.3): built once, read by :func:`context_rows`."""
+    table = np.zeros(128, dtype=np.int64)
+    for word in range(128):
+        rows = 0
+        n_suits = (word & 1) + ((word >> 1) & 1) + ((word >> 2) & 1)
+        no_honours = (word & HONOURS) == 0
+        if n_suits == 3 and word & SUIT_WIND and word & (DRAGON_WH | DRAGON_G | DRAGON_R):
+            rows |= 1 << ALL_FIVE_SUITS
+        if no_honours:
+            rows |= 1 << NO_HONOURS
+        if n_suits == 1:
+            rows |= 1 << (PURE if no_honours else SEMI_PURE)
+        if n_suits == 0:
+            rows |= 1 << ALL_HONOURS
+        jewels = {SUIT_S | DRAGON_G: JADE, SUIT_M | DRAGON_R: RUBY, SUIT_M | DRAGON_WH: SAPPHIRE,
+                  SUIT_P | DRAGON_WH: DIAMOND}
+        if word in jewels:
+            rows |= 1 << jewels[word]
+        table[word] = rows
+    return table
+
+
+#: :func:`_suit_word_rows`, a compile-time constant of the kernels.
+SUIT_WORD_ROWS = _suit_word_rows()
+
+
 @jit
 def context_rows(word, self_drawn, concealed, closing, flowers, seat, streak):
     """Rows that depend only on the hand, not on the interpretation (4.1 to 4.3, 4.7).
 
     ``word`` is the suit word of the 17 tiles; ``flowers`` a bitmask (bit n-1
-    for flower/season n).  Returns (row bits, hand units).
+    for flower/season n).  Returns (row bits, hand units).  Branch-free (the
+    suit word's rows from :data:`SUIT_WORD_ROWS`): the context is random
+    from hand to hand, and branches on it were mispredicted.
     """
-    rows = bit(MAHJONG_BASE)
-    if self_drawn:
-        rows |= bit(SELF_DRAW)
-        if concealed:
-            rows |= bit(CONCEALED_SELF_DRAW)
-    elif concealed:
-        rows |= bit(CONCEALED_HAND)
-    if closing:
-        rows |= bit(CLOSING)
-    no_flowers = flowers == 0
-    if no_flowers:
-        rows |= bit(NO_FLOWERS)
-    seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1)
-    if seat_flowers:
-        rows |= bit(SEAT_FLOWER)
-    flower_sets = (1 if flowers & 0x0F == 0x0F else 0) + (1 if flowers & 0xF0 == 0xF0 else 0)
-    if flower_sets:
-        rows |= bit(FLOWER_SET)
-    n_suits = (word & 1) + ((word >> 1) & 1) + ((word >> 2) & 1)
-    if n_suits == 3 and word & SUIT_WIND and word & (DRAGON_WH | DRAGON_G | DRAGON_R):
-        rows |= bit(ALL_FIVE_SUITS)
-    no_honours = (word & HONOURS) == 0
-    if no_honours:
-        rows |= bit(NO_HONOURS)
-        if no_flowers:
-            rows |= bit(NO_FLOWER_NO_HONOUR)
-    if n_suits == 1:
-        rows |= bit(PURE) if no_honours else bit(SEMI_PURE)
-    if n_suits == 0:
-        rows |= bit(ALL_HONOURS)
-    if word == SUIT_S | DRAGON_G:
-        rows |= bit(JADE)
-    elif word == SUIT_M | DRAGON_R:
-        rows |= bit(RUBY)
-    elif word == SUIT_M | DRAGON_WH:
-        rows |= bit(SAPPHIRE)
-    elif word == SUIT_P | DRAGON_WH:
-        rows |= bit(DIAMOND)
-    if seat == 0:
-        rows |= bit(EAST_WINS)
-        if streak > 0:
-            rows |= bit(STREAK_BONUS)
-    units = (seat_flowers << SEAT_FLOWER_SHIFT) | (flower_sets << FLOWER_SET_SHIFT) | (streak << STREAK_SHIFT)
+    drawn = np.int64(self_drawn)
+    hidden = np.int64(concealed)
+    f = np.int64(flowers)
+    no_flowers = np.int64(f == 0)
+    seat_flowers = ((f >> seat) & 1) + ((f >> (seat + 4)) & 1)
+    flower_sets = np.int64((f & 0x0F) == 0x0F) + np.int64((f & 0xF0) == 0xF0)
+    suit_rows = SUIT_WORD_ROWS[word & 127]
+    east = np.int64(seat == 0)
+    rows = (
+        suit_rows
+        | bit(MAHJONG_BASE)
+        | (drawn << SELF_DRAW)
+        | ((drawn & hidden) << CONCEALED_SELF_DRAW)
+        | (((1 - drawn) & hidden) << CONCEALED_HAND)
+        | (np.int64(closing) << CLOSING)
+        | (no_flowers << NO_FLOWERS)
+        | (np.int64(seat_flowers != 0) << SEAT_FLOWER)
+        | (np.int64(flower_sets != 0) << FLOWER_SET)
+        | ((((suit_rows >> NO_HONOURS) & 1) & no_flowers) << NO_FLOWER_NO_HONOUR)
+        | (east << EAST_WINS)
+        | ((east & np.int64(streak > 0)) << STREAK_BONUS)
+    )
+    units = (seat_flowers << SEAT_FLOWER_SHIFT) | (flower_sets << FLOWER_SET_SHIFT) | (np.int64(streak) << STREAK_SHIFT)
     return rows, units
 
 
@@ -371,14 +380,15 @@ def totals(points, round_wind, seat, streak, rules):
     return chicken, total, legal, payout
 
 
+#: The suit word bit of each tile (:func:`tile_word`).
+TILE_WORDS = np.array([1 << (t // 9) for t in range(27)] + [SUIT_WIND] * 4 + [DRAGON_WH, DRAGON_G, DRAGON_R],
+                      dtype=np.int64)
+
+
 @jit
 def tile_word(t):
-    """The suit word bit of tile ``t``."""
-    if t < 27:
-        return 1 << (t // 9)
-    if t < 31:
-        return SUIT_WIND
-    return DRAGON_WH << (t - 31)
+    """The suit word bit of tile ``t`` (a table read: the tile's kind is random from hand to hand)."""
+    return TILE_WORDS[t]
 
 
 @jit

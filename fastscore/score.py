@@ -24,12 +24,13 @@ from .kernel import (
     INFO_TOTAL,
     interpretations_kernel,
     score_kernel,
+    win_check_kernel,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
 from .tables import suit_tables, word_groups
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
 
-__all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations"]
+__all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
 
 
 def _rows_dict(row_points) -> dict[str, int]:
@@ -200,6 +201,27 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         out.shape,
         out.row_points,
     )
+    return out
+
+
+def win_check(batch: HandBatch) -> np.ndarray:
+    """Which hands are wins: the win check alone, without scoring (RULES.md section 3).
+
+    Parameters
+    ----------
+    batch : HandBatch
+        N hands with their winning tiles; flagged rows (``batch.error != 0``) are skipped.
+
+    Returns
+    -------
+    (N,) bool
+        ``True`` where the 16 tiles and the winning tile make some shape of
+        section 3 (standard, Nico Nico, 13 Orphans, 16 Orphans): the rows with
+        ``score_batch(batch).is_win``.  ``False`` for flagged rows.
+    """
+    batch = checked(batch, require_win=True)
+    out = np.zeros(len(batch), dtype=np.bool_)
+    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, suit_tables()[0], out)
     return out
 
 

@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wincheck import win_check
-
 import fastscore
+from fastscore import win_check
 from fastscore.batch import validate
 from fastscore.sample import FAMILIES
 
@@ -17,7 +16,7 @@ from fastscore.sample import FAMILIES
 def brute_force_mask(batch) -> np.ndarray:
     """(N, 34) bool: kind t completes the hand (any shape) and is not already held four times.
 
-    Each kind in turn as the winning tile, through the win check alone (``tests/wincheck.py``);
+    Each kind in turn as the winning tile, through the win check alone (:func:`fastscore.win_check`);
     a fifth copy is flagged by the row checks and reads False.
     """
     out = np.zeros((len(batch), 34), dtype=bool)

@@ -1,4 +1,4 @@
-"""The win check alone (:data:`fastscore.kernel.win_check_kernel`, :func:`fastscore.decompose.is_win_row`)
+"""The win check alone (:func:`fastscore.win_check`: :func:`fastscore.decompose.is_win_row` per hand)
 agrees with the scoring kernel's ``is_win`` (RULES.md section 3) on every shape, winning or not."""
 
 from __future__ import annotations
@@ -6,9 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wincheck import win_check
-
-from fastscore import sample_ready, score_batch
+from fastscore import sample_ready, score_batch, win_check
 from fastscore.batch import held_counts, validate
 from fastscore.sample import FAMILIES
 
