@@ -340,13 +340,11 @@ class _ScoreSummary:
         np = self.np
         ok = result.error == 0
         self.rows += len(result)
-        bad_before = self.bad
         self.bad += int((~ok).sum())
         self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
         self.legal += int(result.legal[ok].sum())
         self.payout += int(result.payout[ok].sum(dtype=np.int64))
-        points = result.row_points if self.bad == bad_before else result.row_points[ok]
-        self.row_hits += (points != 0).view(np.uint8).sum(axis=0, dtype=np.int64)
+        self.row_hits += result.row_counts()  # flagged rows score no row
         for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
             self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
 
@@ -536,7 +534,7 @@ def _run_batch(
     t0 = time.perf_counter()
     try:
         with writer if writer is not None else contextlib.nullcontext():
-            for batch in chunks:
+            for batch in io.read_ahead(chunks):
                 result = process(batch, table)
                 summary.add(result)
                 if writer is not None:

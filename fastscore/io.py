@@ -128,6 +128,7 @@ __all__ = [
     "hand_records",
     "iter_batches",
     "open_writer",
+    "read_ahead",
     "read_records",
     "write_encoded",
 ]
@@ -462,6 +463,32 @@ def iter_batches(
         _renumber(batch, offset)
         offset += len(records)
         yield batch
+
+
+_END = object()
+
+
+def read_ahead(chunks: Iterator) -> Iterator:
+    """The items of ``chunks``, each next one computed on a background thread while the caller
+    works on the current one (at most one ahead).
+
+    For a pipeline of chunks (:func:`iter_batches`: read, parse and validate; the caller:
+    score and write): Parquet reading and the compiled parser release the GIL, so reading
+    overlaps the caller's kernels and the writer's encoding.  Items come in order; an
+    exception raised by ``chunks`` is raised here, at the item it stopped at.  Closing
+    the generator early waits for the read in progress (one chunk).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    it = iter(chunks)
+    with ThreadPoolExecutor(1, thread_name_prefix="fastscore-reader") as pool:
+        future = pool.submit(next, it, _END)
+        while True:
+            item = future.result()
+            if item is _END:
+                return
+            future = pool.submit(next, it, _END)
+            yield item
 
 
 def _format_blocks(concealed: np.ndarray) -> list[str]:
@@ -1077,33 +1104,30 @@ class ResultWriter:
                 f"{self.rows_written}, got {first_row_index}"
             )
         n = len(result)
-        inputs = None
-        if self.with_input:
-            if batch is None or len(batch) != n:
-                raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
-            inputs = _input_columns(batch)
+        if self.with_input and (batch is None or len(batch) != n):
+            raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
+        # Encoding and writing overlap the caller's next chunk, on one thread, in order; at most
+        # one chunk waits.  Building the table is done there too: its column copies would
+        # otherwise hold up the caller (pyarrow, numpy copies and file writes release the GIL).
+        self._wait()
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-writer")
+        self._in_flight = self._pool.submit(self._write_chunk, result, batch if self.with_input else None,
+                                            self.rows_written, n)
+        self.rows_written += n
+
+    def _write_chunk(self, result, batch, first: int, n: int) -> None:
+        inputs = _input_columns(batch) if batch is not None else None
         if self.format == "jsonl":
             data = self._jsonl_bytes(result, inputs)
         elif self.format == "csv":
             data = self._csv_bytes(result, inputs)
         else:
             data = self._parquet_table(result, inputs)
-        part = None
         if self.parts_path is not None and n:
-            part = self._packed(data, result) if self._part_schema is not self._schema else data
-        # Encoding and writing (pyarrow and file writes release the GIL) overlap the caller's
-        # next chunk, on one thread, in order; at most one chunk waits.
-        self._wait()
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-writer")
-        self._in_flight = self._pool.submit(self._write_chunk, data, part, self.rows_written, n)
-        self.rows_written += n
-
-    def _write_chunk(self, data, part, first: int, n: int) -> None:
-        if part is not None:
-            self._write_part(part, first, n)
+            self._write_part(self._packed(data, result) if self._part_schema is not self._schema else data, first, n)
         self._sink.write(data)
 
     def _wait(self) -> None:

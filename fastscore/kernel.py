@@ -548,6 +548,14 @@ win_check_kernel = jit_batch(_win_check_rows)
 
 
 @jit
+def count_scoring_rows(row_points, counts):
+    """Add to ``counts`` (R,) int64 the number of hands of ``row_points`` (N, R) int16 in which each row scores."""
+    for i in range(row_points.shape[0]):
+        for r in range(row_points.shape[1]):
+            counts[r] += row_points[i, r] != 0
+
+
+@jit
 def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args,
                            tables):
     """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R))."""

@@ -22,6 +22,7 @@ from .kernel import (
     INFO_POINTS,
     INFO_SHAPE,
     INFO_TOTAL,
+    count_scoring_rows,
     interpretations_kernel,
     score_kernel,
     win_check_kernel,
@@ -122,6 +123,13 @@ class BatchResult:
     def row_ids(self) -> tuple[str, ...]:
         """Column names of :attr:`row_points`."""
         return ROW_IDS
+
+    def row_counts(self) -> np.ndarray:
+        """``(R,) int64``: the number of hands in which each row scores, in :attr:`row_ids` order
+        (flagged rows and non-wins score none)."""
+        counts = np.zeros(len(ROW_IDS), dtype=np.int64)
+        count_scoring_rows(self.row_points, counts)
+        return counts
 
     def shape_name(self, i: int) -> str | None:
         s = int(self.shape[i])

@@ -380,3 +380,49 @@ def test_a_bad_utf8_byte_flags_its_row_only(tmp_path, suffix):
     assert np.flatnonzero(batch.error).tolist() == expected_bad
     assert "\ufffd" in batch.messages[expected_bad[-1]]
     assert len(batch) == (4 if suffix == ".jsonl" else 3)
+
+
+def test_row_counts_count_the_hands_each_row_scores_in():
+    result = expected_result()
+    counts = dict(zip(ROW_IDS, result.row_counts().tolist()))
+    # Rows 0-2 are wins (each takes mahjong_base); row 3 is flagged and row 4 is not a win: they score no row.
+    assert counts["mahjong_base"] == 3
+    assert counts["no_flowers"] == 2  # rows 0 and 1 (row 2 holds flowers 1 and 5)
+    assert counts["nico_nico"] == 1  # row 0
+    assert counts["mixed_dragon_concealed"] == 2  # rows 1 and 2 (123m 456p 789s concealed in both)
+    slow = {rid: sum(rid in result.score_at(i).rows for i in range(len(result))) for rid in ROW_IDS}
+    assert counts == slow
+
+
+def test_read_ahead_keeps_order_and_raises_where_the_source_stopped():
+    from fastscore.io import read_ahead
+
+    assert list(read_ahead(iter(range(7)))) == list(range(7))
+    assert list(read_ahead([])) == []
+
+    def failing():
+        yield 1
+        yield 2
+        raise ValueError("row 2: unreadable")
+
+    got = []
+    with pytest.raises(ValueError, match="row 2: unreadable"):
+        for item in read_ahead(failing()):
+            got.append(item)
+    assert got == [1, 2]
+
+
+def test_read_ahead_reads_one_chunk_ahead_and_stops_when_closed():
+    from fastscore.io import read_ahead
+
+    pulled = []
+
+    def source():
+        for i in range(100):
+            pulled.append(i)
+            yield i
+
+    reader = read_ahead(source())
+    assert next(reader) == 0
+    reader.close()  # waits for the chunk being read, reads no more
+    assert pulled in ([0], [0, 1])
