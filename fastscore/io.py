@@ -37,9 +37,11 @@ row; Parquet row groups hold :data:`ROW_GROUP_ROWS` rows each (the last may
 be shorter), rows being buffered across chunks, never one group per chunk.
 Parquet results are dictionary-encoded and snappy-compressed, with statistics
 for every column but the row points (:func:`_parquet_options`).  Writers
-encode and write each chunk on one background thread, in order, while the
-caller computes the next; an error there is raised by the next ``write`` or
-by ``close``.
+build, encode and write each chunk on one background thread, in order, while
+the caller computes the next (a resumable writer's part on a second thread,
+beside it); an error there is raised by the next ``write`` or by ``close``.
+:func:`read_ahead` does the same for reading: the command line reads and
+parses the next chunk while it scores the current one.
 
 Encoded hands (:data:`ENCODED_COLUMNS`, :func:`write_encoded`): a Parquet
 file may hold the :class:`~fastscore.HandBatch` columns themselves instead of
@@ -986,8 +988,8 @@ class ResultWriter:
     path, on an exception it is deleted and the output path is left as it was.
     With a ``job`` (resumable writing, see the module docstring) each chunk
     also goes to its own part file in :attr:`parts_path`; on an exception the
-    parts written so far are kept for a resumed run.  Chunks are encoded and
-    written on a background thread, in order.
+    parts written so far are kept for a resumed run.  Chunks are built, encoded
+    and written on a background thread, in order (the parts on a second one).
 
     Attributes
     ----------
@@ -1035,6 +1037,7 @@ class ResultWriter:
         self._parts: list[tuple[int, int, Path]] = []  # (first row, stop row, path) of completed parts
         self._temp: Path | None = None  # the part being written
         self._pool = None  # the thread that writes chunks (started by the first write)
+        self._part_pool = None  # the thread that writes parts, beside it (with a job)
         self._in_flight = None  # the Future of the chunk being written
         if job is not None:
             self._open_parts(job, resume)
@@ -1114,6 +1117,8 @@ class ResultWriter:
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-writer")
+            if self.parts_path is not None:
+                self._part_pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-parts")
         self._in_flight = self._pool.submit(self._write_chunk, result, batch if self.with_input else None,
                                             self.rows_written, n)
         self.rows_written += n
@@ -1126,9 +1131,16 @@ class ResultWriter:
             data = self._csv_bytes(result, inputs)
         else:
             data = self._parquet_table(result, inputs)
+        part = None
         if self.parts_path is not None and n:
-            self._write_part(self._packed(data, result) if self._part_schema is not self._schema else data, first, n)
-        self._sink.write(data)
+            # The part and the output are written at once, on two threads (both release the GIL).
+            data_part = self._packed(data, result) if self._part_schema is not self._schema else data
+            part = self._part_pool.submit(self._write_part, data_part, first, n)
+        try:
+            self._sink.write(data)
+        finally:
+            if part is not None:
+                part.result()
 
     def _wait(self) -> None:
         """Wait for the chunk being written; raise its error."""
@@ -1345,9 +1357,10 @@ class ResultWriter:
             shutil.rmtree(self.parts_path, ignore_errors=True)
 
     def _stop_pool(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False)
-            self._pool = None
+        for pool in (self._pool, self._part_pool):
+            if pool is not None:
+                pool.shutdown(wait=False)
+        self._pool = self._part_pool = None
 
 
 def _flatten(data: Mapping, prefix: str = "") -> dict:
