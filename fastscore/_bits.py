@@ -35,3 +35,28 @@ def cttz64(typingctx, x):
         return builder.cttz(args[0], context.get_constant(types.boolean, False))
 
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def load_u64(typingctx, arr, i, j):
+    """The 8 bytes ``arr[i, j:j + 8]`` of a 2-D uint8 array as one little-endian uint64 (an unaligned load).
+
+    The caller guarantees that the row's bytes are contiguous (``arr.strides[1] == 1``)
+    and that ``j + 8 <= arr.shape[1]``: no bounds are checked.
+    """
+    if not (isinstance(arr, types.Array) and arr.ndim == 2 and arr.dtype == types.uint8):
+        return None
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        row = builder.mul(context.cast(builder, args[1], signature.args[1], types.intp),
+                          builder.extract_value(ary.strides, 0))
+        offset = builder.add(row, context.cast(builder, args[2], signature.args[2], types.intp))
+        byte = builder.gep(ary.data, [offset])
+        word = builder.bitcast(byte, ir.IntType(64).as_pointer())
+        value = builder.load(word, align=1)
+        return value
+
+    return types.uint64(arr, i, j), codegen

@@ -618,7 +618,8 @@ def waits_batch(
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
     Like ``batch``; the ``win`` column is not needed.  Output columns:
-    n_waits, waits_json ({tile: {discard, self_draw}}), error.
+    n_waits, waits_json ({tile: {discard, self_draw}}), error; with --sample
+    the generated hand's columns (as input) come first.
     """
     if dask is not None and resume:
         _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bits import load_u64
 from ._jit import jit, jit_inline
 from .tiles import MAX_DECLARED
 from .tables import (
@@ -421,13 +422,20 @@ def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
 
 @jit_inline
 def _row_code(concealed, i, base):
-    """:func:`suit_code` of row ``i`` of a (N, 34) array."""
-    code = np.int64(0)
-    p = 1
-    for k in range(9):
-        code += p * np.int64(concealed[i, base + k])
-        p *= 5
-    return code
+    """:func:`suit_code` of row ``i`` of a (N, 34) uint8 array."""
+    if concealed.strides[1] != 1:  # a strided view: tile by tile (the same for every row)
+        code = np.int64(0)
+        p = 1
+        for k in range(9):
+            code += p * np.int64(concealed[i, base + k])
+            p *= 5
+        return code
+    # The first eight counts as one word, folded in three steps (pairs of bytes, pairs of pairs, halves).
+    w = load_u64(concealed, i, base)
+    w = (w & np.uint64(0x00FF00FF00FF00FF)) + np.uint64(5) * ((w >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
+    w = (w & np.uint64(0x0000FFFF0000FFFF)) + np.uint64(25) * ((w >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF))
+    return (np.int64(w & np.uint64(0xFFFFFFFF)) + 625 * np.int64(w >> np.uint64(32))
+            + 390625 * np.int64(concealed[i, base + 8]))
 
 
 @jit_inline
