@@ -1,4 +1,4 @@
-"""Bit counting on 64-bit words as single machine instructions (LLVM ``ctpop`` and ``cttz``).
+"""Bit counting on 64-bit words as single machine instructions (LLVM ``ctpop``, ``cttz``); an unaligned load.
 
 A loop over the set bits ends after a number of rounds that depends on the
 data, and the branch that ends it is mispredicted about once a call; rule
@@ -7,10 +7,15 @@ rows, pongs and waits are bit words counted several times a hand.
 
 from __future__ import annotations
 
+import sys
+
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["ctpop64", "cttz64"]
+__all__ = ["LITTLE_ENDIAN", "ctpop64", "cttz64", "load_u64"]
+
+#: :func:`load_u64` reads byte ``j`` into the word's lowest byte only on a little-endian machine.
+LITTLE_ENDIAN = sys.byteorder == "little"
 
 
 @intrinsic
@@ -39,7 +44,8 @@ def cttz64(typingctx, x):
 
 @intrinsic
 def load_u64(typingctx, arr, i, j):
-    """The 8 bytes ``arr[i, j:j + 8]`` of a 2-D uint8 array as one little-endian uint64 (an unaligned load).
+    """The 8 bytes ``arr[i, j:j + 8]`` of a 2-D uint8 array as one uint64 (an unaligned load):
+    ``arr[i, j]`` in the lowest byte where :data:`LITTLE_ENDIAN`.
 
     The caller guarantees that the row's bytes are contiguous (``arr.strides[1] == 1``)
     and that ``j + 8 <= arr.shape[1]``: no bounds are checked.

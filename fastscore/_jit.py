@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import types
+from functools import lru_cache
 
 import numba
 
@@ -22,7 +23,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(kernel_cache_dir())
 
 __all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS",
-           "PARALLEL_MIN_ROWS"]
+           "PARALLEL_MIN_ROWS", "threads_may_share_kernels"]
 
 prange = numba.prange
 
@@ -87,3 +88,21 @@ class BatchKernel:
 def jit_batch(func) -> BatchKernel:
     """Compile ``func`` (a loop with ``prange`` over the rows of its first argument) as a :class:`BatchKernel`."""
     return BatchKernel(func)
+
+
+@lru_cache(maxsize=1)
+def threads_may_share_kernels() -> bool:
+    """True when two Python threads may run parallel kernels at the same time.
+
+    numba's ``omp`` and ``tbb`` threading layers allow it; ``workqueue``, the
+    fallback where neither OpenMP nor TBB is installed, aborts the process
+    ("Concurrent access has been detected").  Pipelines that run kernels on
+    background threads (:func:`fastscore.io.read_ahead`, the result writers)
+    run them on the caller's thread instead when this is False.  Starts
+    numba's thread pool (as the first parallel kernel would) to learn which
+    layer it chose.
+    """
+    from numba.np.ufunc import parallel
+
+    parallel._launch_threads()
+    return numba.threading_layer() != "workqueue"

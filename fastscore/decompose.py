@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bits import load_u64
+from ._bits import LITTLE_ENDIAN, load_u64
 from ._jit import jit, jit_inline
 from .tiles import MAX_DECLARED
 from .tables import (
@@ -423,7 +423,7 @@ def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
 @jit_inline
 def _row_code(concealed, i, base):
     """:func:`suit_code` of row ``i`` of a (N, 34) uint8 array."""
-    if concealed.strides[1] != 1:  # a strided view: tile by tile (the same for every row)
+    if concealed.strides[1] != 1 or not LITTLE_ENDIAN:  # a strided view: tile by tile (the same for every row)
         code = np.int64(0)
         p = 1
         for k in range(9):

@@ -478,10 +478,18 @@ def read_ahead(chunks: Iterator) -> Iterator:
     score and write): Parquet reading and the compiled parser release the GIL, so reading
     overlaps the caller's kernels and the writer's encoding.  Items come in order; an
     exception raised by ``chunks`` is raised here, at the item it stopped at.  Closing
-    the generator early waits for the read in progress (one chunk).
+    the generator early waits for the read in progress (one chunk).  Under numba's
+    ``workqueue`` threading layer, where two threads may not run parallel kernels at
+    once (:func:`fastscore._jit.threads_may_share_kernels`), the items are computed
+    in the caller's thread, as they are asked for.
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    from ._jit import threads_may_share_kernels
+
+    if not threads_may_share_kernels():
+        yield from chunks
+        return
     it = iter(chunks)
     with ThreadPoolExecutor(1, thread_name_prefix="fastscore-reader") as pool:
         future = pool.submit(next, it, _END)
@@ -1107,11 +1115,18 @@ class ResultWriter:
                 f"{self.rows_written}, got {first_row_index}"
             )
         n = len(result)
-        if self.with_input and (batch is None or len(batch) != n):
-            raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
+        inputs = None
+        if self.with_input:
+            if batch is None or len(batch) != n:
+                raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
+            inputs = _input_columns(batch)  # here: the caller may change its batch once write returns
+        from ._jit import threads_may_share_kernels
+
         # Encoding and writing overlap the caller's next chunk, on one thread, in order; at most
-        # one chunk waits.  Building the table is done there too: its column copies would
-        # otherwise hold up the caller (pyarrow, numpy copies and file writes release the GIL).
+        # one chunk waits.  The chunk's table is built there too (pyarrow, numpy copies and file
+        # writes release the GIL), unless building it runs a parallel kernel (waits_json) that
+        # numba's threading layer cannot run beside the caller's.
+        data = None if threads_may_share_kernels() else self._encode(result, inputs)
         self._wait()
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
@@ -1119,34 +1134,47 @@ class ResultWriter:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-writer")
             if self.parts_path is not None:
                 self._part_pool = ThreadPoolExecutor(1, thread_name_prefix="fastscore-parts")
-        self._in_flight = self._pool.submit(self._write_chunk, result, batch if self.with_input else None,
+        self._in_flight = self._pool.submit(self._write_chunk, result, inputs, data, self._part_pool,
                                             self.rows_written, n)
         self.rows_written += n
 
-    def _write_chunk(self, result, batch, first: int, n: int) -> None:
-        inputs = _input_columns(batch) if batch is not None else None
+    def _encode(self, result, inputs):
+        """The chunk as the output holds it: JSON lines or CSV bytes, or a pyarrow Table."""
         if self.format == "jsonl":
-            data = self._jsonl_bytes(result, inputs)
-        elif self.format == "csv":
-            data = self._csv_bytes(result, inputs)
-        else:
-            data = self._parquet_table(result, inputs)
+            return self._jsonl_bytes(result, inputs)
+        if self.format == "csv":
+            return self._csv_bytes(result, inputs)
+        return self._parquet_table(result, inputs)
+
+    def _write_chunk(self, result, inputs, data, part_pool, first: int, n: int) -> None:
+        if data is None:
+            data = self._encode(result, inputs)
         part = None
         if self.parts_path is not None and n:
             # The part and the output are written at once, on two threads (both release the GIL).
             data_part = self._packed(data, result) if self._part_schema is not self._schema else data
-            part = self._part_pool.submit(self._write_part, data_part, first, n)
+            part = part_pool.submit(self._write_part, data_part, first, n)
         try:
             self._sink.write(data)
-        finally:
+        except BaseException:
             if part is not None:
-                part.result()
+                from concurrent.futures import wait
+
+                wait([part])  # the output's error is the one raised
+            raise
+        if part is not None:
+            part.result()
 
     def _wait(self) -> None:
-        """Wait for the chunk being written; raise its error."""
-        future, self._in_flight = self._in_flight, None
+        """Wait for the chunk being written; raise its error.  The chunk stays in flight until
+        it is done, so that an interrupted wait (Ctrl-C) leaves :meth:`abort` something to wait for."""
+        future = self._in_flight
         if future is not None:
-            future.result()
+            try:
+                future.result()
+            finally:
+                if future.done():
+                    self._in_flight = None
 
     def _jsonl_bytes(self, result, inputs) -> bytes:
         records = _score_records(result) if self.kind == "score" else list(result.to_records())
@@ -1342,18 +1370,19 @@ class ResultWriter:
         except BaseException:  # noqa: BLE001 - already failing (a second Ctrl-C: the chunk may still be written)
             pass
         self._stop_pool()
-        if self._sink is not None and (future is None or future.done()):  # not while the thread writes to it
+        idle = future is None or future.done()  # else the threads still write the sink and a part
+        if self._sink is not None and idle:
             try:
                 self._sink.close(flush=False) if isinstance(self._sink, _ParquetSink) else self._sink.close()
             except Exception:  # noqa: BLE001 - already failing; removing the file is what matters
                 pass
-        for path in (self._temp, self.partial_path):
+        for path in (self._temp if idle else None, self.partial_path):
             if path is not None:
                 try:
                     os.unlink(path)
                 except FileNotFoundError:
                     pass
-        if self.parts_path is not None and not self._parts:
+        if self.parts_path is not None and not self._parts and idle:
             shutil.rmtree(self.parts_path, ignore_errors=True)
 
     def _stop_pool(self) -> None:

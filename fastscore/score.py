@@ -125,8 +125,9 @@ class BatchResult:
         return ROW_IDS
 
     def row_counts(self) -> np.ndarray:
-        """``(R,) int64``: the number of hands in which each row scores, in :attr:`row_ids` order
-        (flagged rows and non-wins score none)."""
+        """``(R,) int64``: the number of hands in which each row scores (a nonzero entry of
+        :attr:`row_points`), in :attr:`row_ids` order.  From :func:`score_batch`, flagged
+        rows and non-wins have all-zero row points, so they count in no row."""
         counts = np.zeros(len(ROW_IDS), dtype=np.int64)
         count_scoring_rows(self.row_points, counts)
         return counts

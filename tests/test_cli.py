@@ -445,3 +445,20 @@ def test_command_line_skips_numbas_blas_probe():
     # Seed example (5.1), seat S, self-drawn: 40 + 1 + 1 + 10 = 52 points, + base 5 = 57.
     assert json.loads("\n".join(lines[:-2]))["payout"] == 57
     assert lines[-2] == "False" and lines[-1] in ("-2.0", "no scipy")
+
+
+@pytest.mark.parametrize("command", ["batch", "waits-batch"])
+def test_pipeline_runs_under_numbas_workqueue_threading_layer(tmp_path, command):
+    """numba's fallback threading layer aborts when two threads run parallel kernels at once; the
+    command line then reads and encodes on its own thread, with the same output as under OpenMP."""
+    outputs = {}
+    for layer in ("workqueue", "default"):
+        out = tmp_path / f"{layer}.parquet"
+        env = {**os.environ, "NUMBA_THREADING_LAYER": layer}
+        run = subprocess.run([sys.executable, "-m", "fastscore.cli", command, "--sample", "30000",
+                              "--chunk-rows", "6000", "-o", str(out), "--no-progress"],
+                             capture_output=True, text=True, timeout=600, env=env)
+        assert run.returncode == 0, run.stderr
+        outputs[layer] = pq.read_table(out)
+    assert outputs["workqueue"].num_rows == 30_000
+    assert outputs["workqueue"].equals(outputs["default"])

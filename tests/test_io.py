@@ -426,3 +426,56 @@ def test_read_ahead_reads_one_chunk_ahead_and_stops_when_closed():
     assert next(reader) == 0
     reader.close()  # waits for the chunk being read, reads no more
     assert pulled in ([0], [0, 1])
+
+
+def test_writer_keeps_the_input_columns_of_a_batch_changed_after_write(tmp_path):
+    """The chunk is encoded on the writer's thread; the input columns are taken when ``write`` is called."""
+    tables = []
+    for change in (False, True):
+        batch = HandBatch.from_records(RECORDS).take(np.arange(len(RECORDS)))  # a writable copy
+        path = tmp_path / f"out{int(change)}.parquet"
+        with open_writer(path, "score", with_input=True) as writer:
+            writer.write(score_batch(batch), 0, batch=batch)
+            if change:  # the caller reuses its batch for the next chunk at once
+                batch.win[:] = 0
+                batch.concealed[:] = 0
+        tables.append(pq.read_table(path))
+    assert tables[1].column("win").to_pylist() == ["9s", "9s", "6z", None, "1m"]  # row 3 is flagged
+    assert tables[1].equals(tables[0])
+
+
+def test_an_interrupted_wait_leaves_the_chunk_for_abort(tmp_path, monkeypatch):
+    """Ctrl-C while ``write`` or ``close`` waits for the writer's thread: ``abort`` waits for the chunk
+    before it closes the output, instead of closing it under the thread."""
+    import threading
+    from concurrent.futures import Future
+
+    from fastscore import io
+
+    release = threading.Event()
+    real_write = io._ParquetSink.write
+
+    def slow_write(self, table):
+        assert release.wait(30)
+        real_write(self, table)
+
+    monkeypatch.setattr(io._ParquetSink, "write", slow_write)
+    path = tmp_path / "out.parquet"
+    writer = open_writer(path, "score", job={"test": 1})
+    writer.write(expected_result(), 0)
+    future = writer._in_flight
+    real_result = Future.result
+
+    def interrupted(self, timeout=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Future, "result", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        writer._wait()
+    assert writer._in_flight is future and not future.done()
+    monkeypatch.setattr(Future, "result", real_result)
+    threading.Timer(0.3, release.set).start()
+    writer.abort()  # waits for the chunk, then discards the partial output
+    assert future.done() and future.exception() is None
+    assert not path.exists() and not writer.partial_path.exists()
+    assert [p.name for p in writer.parts_path.glob("part-*")] == [f"part-{0:012d}-{len(RECORDS):012d}.parquet"]

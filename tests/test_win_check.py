@@ -34,7 +34,6 @@ def test_win_check_matches_scoring_for_every_winning_tile(family):
         assert 0 < wins < 34 * n  # both outcomes occur
 
 
-
 def strided_copy(batch):
     """``batch`` with its ``concealed`` column a strided view (every other column of a wider array)."""
     import dataclasses
