@@ -227,6 +227,11 @@ def win_check(batch: HandBatch) -> np.ndarray:
         ``True`` where the 16 tiles and the winning tile make some shape of
         section 3 (standard, Nico Nico, 13 Orphans, 16 Orphans): the rows with
         ``score_batch(batch).is_win``.  ``False`` for flagged rows.
+
+    Raises
+    ------
+    ValueError
+        A column of the wrong dtype or shape (:func:`fastscore.checks.checked`).
     """
     batch = checked(batch, require_win=True)
     out = np.zeros(len(batch), dtype=np.bool_)
