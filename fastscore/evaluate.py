@@ -100,6 +100,8 @@ def popcount(x):
 
 def _suit_word_rows() -> np.ndarray:
     """The rows of each of the 128 suit words (4.2, 4.3): built once, read by :func:`context_rows`."""
+    jewels = {SUIT_S | DRAGON_G: JADE, SUIT_M | DRAGON_R: RUBY, SUIT_M | DRAGON_WH: SAPPHIRE,
+              SUIT_P | DRAGON_WH: DIAMOND}
     table = np.zeros(128, dtype=np.int64)
     for word in range(128):
         rows = 0
@@ -113,8 +115,6 @@ def _suit_word_rows() -> np.ndarray:
             rows |= 1 << (PURE if no_honours else SEMI_PURE)
         if n_suits == 0:
             rows |= 1 << ALL_HONOURS
-        jewels = {SUIT_S | DRAGON_G: JADE, SUIT_M | DRAGON_R: RUBY, SUIT_M | DRAGON_WH: SAPPHIRE,
-                  SUIT_P | DRAGON_WH: DIAMOND}
         if word in jewels:
             rows |= 1 << jewels[word]
         table[word] = rows

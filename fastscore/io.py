@@ -107,6 +107,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._jit import threads_may_share_kernels
 from .batch import RECORD_KEYS, HandBatch
 from .rules import ROW_IDS, SHAPE_NAMES
 from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
@@ -484,8 +485,6 @@ def read_ahead(chunks: Iterator) -> Iterator:
     in the caller's thread, as they are asked for.
     """
     from concurrent.futures import ThreadPoolExecutor
-
-    from ._jit import threads_may_share_kernels
 
     if not threads_may_share_kernels():
         yield from chunks
@@ -1120,8 +1119,6 @@ class ResultWriter:
             if batch is None or len(batch) != n:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
             inputs = _input_columns(batch)  # here: the caller may change its batch once write returns
-        from ._jit import threads_may_share_kernels
-
         # Encoding and writing overlap the caller's next chunk, on one thread, in order; at most
         # one chunk waits.  The chunk's table is built there too (pyarrow, numpy copies and file
         # writes release the GIL), unless building it runs a parallel kernel (waits_json) that
@@ -1147,6 +1144,7 @@ class ResultWriter:
         return self._parquet_table(result, inputs)
 
     def _write_chunk(self, result, inputs, data, part_pool, first: int, n: int) -> None:
+        # ``part_pool`` is passed, not read from self: abort() may clear that attribute meanwhile.
         if data is None:
             data = self._encode(result, inputs)
         part = None
