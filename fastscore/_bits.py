@@ -1,4 +1,5 @@
-"""Bit counting on 64-bit words as single machine instructions (LLVM ``ctpop``, ``cttz``); an unaligned load.
+"""Bit counting on 64-bit words as single machine instructions (LLVM ``ctpop``, ``cttz``); an unaligned
+load; a cache prefetch hint.
 
 A loop over the set bits ends after a number of rounds that depends on the
 data, and the branch that ends it is mispredicted about once a call; rule
@@ -12,7 +13,7 @@ import sys
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["LITTLE_ENDIAN", "ctpop64", "cttz64", "load_u64"]
+__all__ = ["LITTLE_ENDIAN", "ctpop64", "cttz64", "load_u64", "prefetch"]
 
 #: :func:`load_u64` reads byte ``j`` into the word's lowest byte only on a little-endian machine.
 LITTLE_ENDIAN = sys.byteorder == "little"
@@ -40,6 +41,33 @@ def cttz64(typingctx, x):
         return builder.cttz(args[0], context.get_constant(types.boolean, False))
 
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask the CPU to start fetching ``arr[i]`` of a 1-D array into the cache (LLVM ``prefetch``); returns
+    at once.  A hint, not a load: no bounds are checked, and an address outside the array faults nothing.
+    """
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and isinstance(i, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+        from numba.core import cgutils
+
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        byte_ptr = ir.IntType(8).as_pointer()
+        address = builder.bitcast(builder.gep(ary.data, [index]), byte_ptr)
+        i32 = ir.IntType(32)
+        # The unsuffixed name: LLVM renames it to its pointer type's overload (p0i8 or p0) on every version.
+        hint = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]), "llvm.prefetch")
+        # A read (0), kept in every cache level (3), of data (1).
+        builder.call(hint, [address, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, i), codegen
 
 
 @intrinsic

@@ -51,8 +51,15 @@ def suit_code(counts, base):
 
 @jit_inline
 def honour_summary(counts):
-    """Counts of the honours: (kinds held once, twice, three times, four times, kinds held,
-    bits 27-33 of the kinds held twice, a kind held once or -1)."""
+    """Counts of the honours of ``counts`` (34,): :func:`honour_summary_row` of it as a one-row array."""
+    return honour_summary_row(counts.reshape((1, N_KINDS)), 0, -1)
+
+
+@jit_inline
+def honour_summary_row(concealed, i, win):
+    """Counts of the honours of row ``i`` of ``concealed`` (N, 34) with tile ``win`` added (-1: none):
+    (kinds held once, twice, three times, four times, kinds held, bits 27-33 of the kinds held twice,
+    a kind held once or -1, bits 27-33 of the kinds held three times)."""
     # Branch-free: honour counts are random, so branches on them mispredict.
     ones = 0
     twos = 0
@@ -60,19 +67,22 @@ def honour_summary(counts):
     fours = 0
     kinds = 0
     pair_mask = 0
+    three_mask = 0
     single = -1
     for t in range(27, 34):
-        c = counts[t]
+        c = np.int64(concealed[i, t]) + np.int64(win == t)
         is_one = np.int64(c == 1)
         is_two = np.int64(c == 2)
         ones += is_one
         twos += is_two
-        threes += np.int64(c == 3)
+        is_three = np.int64(c == 3)
+        threes += is_three
         fours += np.int64(c == 4)
         kinds += np.int64(c != 0)
         pair_mask |= is_two << t
+        three_mask |= is_three << t
         single = t if is_one else single
-    return ones, twos, threes, fours, kinds, pair_mask, single
+    return ones, twos, threes, fours, kinds, pair_mask, single, three_mask
 
 
 @jit
@@ -307,6 +317,13 @@ def add_tile_codes(c0, c1, c2, t):
 
 
 @jit_inline
+def without_win_code(k0, k1, k2, c0, c1, c2):
+    """Of the suit codes ``k0``-``k2`` (16 tiles), the one that the winning tile changed into ``c0``-``c2``
+    (:func:`add_tile_codes`); ``k2`` when it changed none (an honour).  Selects, not branches."""
+    return k0 if c0 != k0 else (k1 if c1 != k1 else k2)
+
+
+@jit_inline
 def is_win_row(concealed, declared, win, i, suit_info, counts):
     """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
     17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
@@ -317,7 +334,7 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
     scratch) only for the special shapes, when the table hints allow one.
     """
     w = np.int64(win[i])
-    c0, c1, c2 = add_tile_codes(_row_code(concealed, i, 0), _row_code(concealed, i, 9), _row_code(concealed, i, 18), w)
+    c0, c1, c2 = add_tile_codes(row_code(concealed, i, 0), row_code(concealed, i, 9), row_code(concealed, i, 18), w)
     i0 = np.int64(suit_info[c0])
     i1 = np.int64(suit_info[c1])
     i2 = np.int64(suit_info[c2])
@@ -335,9 +352,7 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
         return True
     if not thirteen:
         return False
-    for t in range(N_KINDS):
-        counts[t] = concealed[i, t]
-    counts[w] += 1
+    fill_counts(concealed, i, counts, w)
     return thirteen_orphans_split(counts, 0, 0)[0] >= 0
 
 
@@ -354,7 +369,8 @@ def wait_mask(counts16, n_declared, held16, suit_info):
     i0 = np.int64(suit_info[suit_code(counts16, 0)])
     i1 = np.int64(suit_info[suit_code(counts16, 9)])
     i2 = np.int64(suit_info[suit_code(counts16, 18)])
-    return wait_mask_info(counts16, n_declared, fours_mask(held16), i0, i1, i2, honour_summary(counts16))
+    return wait_mask_info(counts16.reshape((1, N_KINDS)), 0, counts16, n_declared, fours_mask(held16), i0, i1, i2,
+                          honour_summary(counts16))
 
 
 @jit
@@ -379,11 +395,14 @@ def _suit_waits(info, eyes):
 
 
 @jit_inline
-def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
-    """:func:`wait_mask` given the three suits' ``suit_info`` entries of the 16 tiles,
-    ``fours``, the :func:`fours_mask` of the 16 tiles held, and ``honours``, the
-    :func:`honour_summary` of ``counts16``."""
-    h_ones, h_pairs, h_threes, h_fours, h_kinds, pair_mask, single = honours
+def wait_mask_info(concealed, i, counts, n_declared, fours, i0, i1, i2, honours):
+    """:func:`wait_mask` of the 16 tiles of row ``i`` of ``concealed`` (N, 34) given the three suits'
+    ``suit_info`` entries, ``fours``, the :func:`fours_mask` of the 16 tiles held (or 0 to keep the kinds
+    held four times), and ``honours``, the :func:`honour_summary_row` of the row.
+
+    ``counts`` is (34,) int64 scratch: the row is copied there only when a special shape may wait.
+    """
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, pair_mask, single, _ = honours
     ok0 = (i0 & 3) != 0
     ok1 = (i1 & 3) != 0
     ok2 = (i2 & 3) != 0
@@ -411,17 +430,29 @@ def wait_mask_info(counts16, n_declared, fours, i0, i1, i2, honours):
     if n_declared == 0:
         ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
         threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
-        if (ones == 0 and threes <= 2) or (ones == 1 and threes == 1):
-            mask |= _nico_waits(counts16)
-        ends = _ends(i0) + _ends(i1) + _ends(i2)
-        if h_kinds + ends >= 12 or h_kinds >= 6:
-            mask |= _orphans_waits(counts16, i0, i1, i2)
+        nico = (ones == 0 and threes <= 2) or (ones == 1 and threes == 1)
+        orphans = h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6
+        if nico or orphans:
+            fill_counts(concealed, i, counts, -1)
+            if nico:
+                mask |= _nico_waits(counts)
+            if orphans:
+                mask |= _orphans_waits(counts, i0, i1, i2)
     # Kinds already held four times.
     return mask & ~fours
 
 
 @jit_inline
-def _row_code(concealed, i, base):
+def fill_counts(concealed, i, counts, win):
+    """Copy row ``i`` of ``concealed`` (N, 34) into ``counts`` (34,) int64, with tile ``win`` added (-1: none)."""
+    for t in range(N_KINDS):
+        counts[t] = concealed[i, t]
+    if win >= 0:
+        counts[win] += 1
+
+
+@jit_inline
+def row_code(concealed, i, base):
     """:func:`suit_code` of row ``i`` of a (N, 34) uint8 array."""
     if concealed.strides[1] != 1 or not LITTLE_ENDIAN:  # a strided view: tile by tile (the same for every row)
         code = np.int64(0)
@@ -449,9 +480,9 @@ def maybe_ready(concealed, declared, i, suit_info):
     tests depend on table entries that miss the cache, and a mispredicted
     branch on them would wait for each miss in turn.
     """
-    i0 = np.int64(suit_info[_row_code(concealed, i, 0)])
-    i1 = np.int64(suit_info[_row_code(concealed, i, 9)])
-    i2 = np.int64(suit_info[_row_code(concealed, i, 18)])
+    i0 = np.int64(suit_info[row_code(concealed, i, 0)])
+    i1 = np.int64(suit_info[row_code(concealed, i, 9)])
+    i2 = np.int64(suit_info[row_code(concealed, i, 18)])
     h_ones, h_pairs, h_threes, h_fours, h_kinds = _row_honours(concealed, i, -1)
     ok0 = np.int64((i0 & 3) != 0)
     ok1 = np.int64((i1 & 3) != 0)

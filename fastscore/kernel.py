@@ -30,16 +30,18 @@ from .decompose import (
     MAX_DECOMPOSITIONS,
     N_KINDS,
     add_tile_codes,
-    honour_summary,
+    fill_counts,
+    honour_summary_row,
     is_win_row,
     nico_pong,
     orphan_sheung,
+    row_code,
     sixteen_orphans_eyes,
     specials_possible,
     standard_from_info,
-    suit_code,
     thirteen_orphans_split,
     wait_mask_info,
+    without_win_code,
 )
 from .evaluate import (
     ALL_PONGS,
@@ -81,7 +83,8 @@ from .evaluate import (
     tile_word,
     totals,
 )
-from .tables import N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from ._bits import prefetch
+from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from .tiles import MAX_DECLARED
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
@@ -110,24 +113,19 @@ SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
 
 
 @jit_inline
-def load_hand(concealed, declared, i, counts, held):
-    """Fill ``counts`` with the concealed tiles of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2);
-    summarise the hand.
+def load_hand(concealed, declared, i):
+    """Summarise hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2), straight from the rows.
 
-    ``held`` is (34,) int64 scratch, zero on entry and on return.  Returns the
-    per-hand tuple :func:`interpret_loaded` takes: (declared sets, any exposed,
-    bits of declared pongs/gongs by tile, declared sheung starts as three
-    7-bit masks m | p << 7 | s << 14, declared sheungs, suit word of the 16
-    tiles, the three suit codes of the concealed tiles, bitmask of the kinds
-    held four times with the declared sets, the concealed honours'
-    :func:`fastscore.decompose.honour_summary`).
+    Returns the per-hand tuple :func:`interpret_loaded` takes: (declared
+    sets, any exposed, bits of declared pongs/gongs by tile, declared sheung
+    starts as three 7-bit masks m | p << 7 | s << 14, declared sheungs, suit
+    word of the 16 tiles, the three suit codes of the concealed tiles, the
+    concealed honours' :func:`fastscore.decompose.honour_summary_row`).  The
+    kinds held four times are not worked out here but for the few waits that
+    need it (:func:`drop_held_fours`), and the counts are copied to a (34,)
+    vector only for the special shapes (:func:`fastscore.decompose.fill_counts`).
     """
     # Rows are indexed here rather than passed as views: a view costs reference counting.
-    fours = 0
-    for t in range(N_KINDS):
-        c = concealed[i, t]
-        counts[t] = c
-        fours |= np.int64(c == 4) << t
     n_declared = 0
     exposed = False
     pongs = 0
@@ -144,34 +142,79 @@ def load_hand(concealed, declared, i, counts, held):
         if kind != CONCEALED_GONG:
             exposed = True
         if kind == SHEUNG:
-            held[t] += 1
-            held[t + 1] += 1
-            held[t + 2] += 1
             starts |= 1 << (7 * (t // 9) + t % 9)
             n_sheungs += 1
         else:
-            held[t] += 4 if kind >= GONG else 3
             pongs |= 1 << t
-    if n_declared:
-        # Kinds held four times with the declared sets; ``held`` holds the declared tiles only, and is
-        # cleared as it is read (a kind shared by two sets is checked at its first, with both added).
-        for k in range(MAX_DECLARED):
-            kind = declared[i, k, 0]
-            t = np.int64(declared[i, k, 1])
-            if kind == 0:
-                continue
-            for x in range(t, t + (3 if kind == SHEUNG else 1)):
-                fours |= np.int64(counts[x] + held[x] >= 4) << x
-                held[x] = 0
-    c0 = suit_code(counts, 0)
-    c1 = suit_code(counts, 9)
-    c2 = suit_code(counts, 18)
+    c0 = row_code(concealed, i, 0)
+    c1 = row_code(concealed, i, 9)
+    c2 = row_code(concealed, i, 18)
     word |= np.int64(c0 != 0) * tile_word(0) | np.int64(c1 != 0) * tile_word(9) | np.int64(c2 != 0) * tile_word(18)
-    winds = counts[27] | counts[28] | counts[29] | counts[30]
+    winds = concealed[i, 27] | concealed[i, 28] | concealed[i, 29] | concealed[i, 30]
     word |= np.int64(winds != 0) * SUIT_WIND
-    word |= np.int64(counts[31] != 0) * DRAGON_WH | np.int64(counts[32] != 0) * DRAGON_G
-    word |= np.int64(counts[33] != 0) * DRAGON_R
-    return n_declared, exposed, pongs, starts, n_sheungs, word, c0, c1, c2, fours, honour_summary(counts)
+    word |= np.int64(concealed[i, 31] != 0) * DRAGON_WH | np.int64(concealed[i, 32] != 0) * DRAGON_G
+    word |= np.int64(concealed[i, 33] != 0) * DRAGON_R
+    return n_declared, exposed, pongs, starts, n_sheungs, word, c0, c1, c2, honour_summary_row(concealed, i, -1)
+
+
+@jit_inline
+def held_four(concealed, declared, i, t):
+    """Kind ``t`` is held four times by hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2)."""
+    n = np.int64(concealed[i, t])
+    for k in range(MAX_DECLARED):
+        kind = declared[i, k, 0]
+        s = np.int64(declared[i, k, 1])
+        if kind == SHEUNG:
+            n += np.int64(s <= t) & np.int64(t <= s + 2)
+        elif kind != 0 and s == t:
+            n += 4 if kind >= GONG else 3
+    return n >= 4
+
+
+@jit_inline
+def drop_held_fours(mask, concealed, declared, i):
+    """``mask`` (bit t for tile t) without the kinds that hand ``i`` of ``concealed`` (N, 34) and
+    ``declared`` (N, 5, 2) already holds four times (section 7).
+
+    Per waiting kind rather than for all 34: a wait mask has a few bits, and
+    most hands hold no kind four times.
+    """
+    left = mask
+    while left:
+        t = lowest_bit(left)
+        left &= left - 1
+        if held_four(concealed, declared, i, t):
+            mask &= ~(np.int64(1) << t)
+    return mask
+
+
+@jit_inline
+def fetch_entries(concealed, win, i, suit_entries):
+    """Start fetching into the cache the ``suit_entries`` that :func:`interpret_loaded` reads for hand ``i``
+    of ``concealed`` (N, 34) and ``win`` (N,); returns the hand's three suit codes with the winning tile.
+
+    Prefetches only (:func:`fastscore._bits.prefetch`): a row that failed the checks fetches nothing harmful.
+    """
+    k0 = row_code(concealed, i, 0)
+    k1 = row_code(concealed, i, 9)
+    k2 = row_code(concealed, i, 18)
+    c0, c1, c2 = add_tile_codes(k0, k1, k2, np.int64(win[i]))
+    prefetch(suit_entries, c0)
+    prefetch(suit_entries, c1)
+    prefetch(suit_entries, c2)
+    prefetch(suit_entries, without_win_code(k0, k1, k2, c0, c1, c2))
+    return c0, c1, c2
+
+
+@jit_inline
+def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
+    """Start fetching the first decomposition words of the suit codes ``c0``-``c2`` (from :func:`fetch_entries`
+    a hand earlier, so that their entries are cached by now)."""
+    # The codes of a row that failed the checks may lie past the table: clamped, since these are loads.
+    last = suit_entries.shape[0] - 1
+    prefetch(dec_words, suit_entries[min(c0, last)] >> ENTRY_OFFSET_SHIFT)
+    prefetch(dec_words, suit_entries[min(c1, last)] >> ENTRY_OFFSET_SHIFT)
+    prefetch(dec_words, suit_entries[min(c2, last)] >> ENTRY_OFFSET_SHIFT)
 
 
 @jit_inline
@@ -187,7 +230,7 @@ def _interpretation(info_out, j, shape, a, b, c, rows, units):
 
 @jit
 def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits,
-                   rules, suit_info, dec_offset, dec_words, counts, held, info_out, both=False):
+                   rules, suit_entries, dec_words, counts, info_out, both=False):
     """Score every interpretation of one hand; return how many were written to ``info_out``.
 
     Parameters
@@ -204,9 +247,9 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         Number of waits of the 16 tiles if the caller knows it, else -1.
     rules : (K,) int64
         :func:`fastscore.evaluate.pack_rules` of :attr:`fastscore.rules.RuleTable.kernel_args`.
-    suit_info, dec_offset, dec_words : arrays
-        :func:`fastscore.tables.suit_tables`.
-    counts, held : (34,) int64 scratch (``held`` zero, as :func:`make_scratch` gives it)
+    suit_entries, dec_words : arrays
+        :func:`fastscore.tables.kernel_tables`' second and third.
+    counts : (34,) int64 scratch
     both : bool
         Also score each interpretation as won by self-draw (waits analysis);
         otherwise the self-draw columns repeat the given win.
@@ -217,64 +260,71 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         bits, units, hand units, points, chicken, total, legal, payout, and
         the points and payout of the same interpretation won by self-draw.
     """
-    hand = load_hand(concealed.reshape((1, N_KINDS)), declared.reshape((1,) + declared.shape), 0, counts, held)
+    rows = concealed.reshape((1, N_KINDS))
+    sets = declared.reshape((1,) + declared.shape)
+    hand = load_hand(rows, sets, 0)
     return interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules,
-                            suit_info, dec_offset, dec_words, counts, hand, info_out, both)
+                            suit_entries, dec_words, rows, sets, 0, counts, hand, info_out, both)
 
 
 @jit_inline
-def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_info,
-                     dec_offset, dec_words, counts, hand, info_out, both):
-    """:func:`interpret_hand` after :func:`load_hand`: ``counts`` and ``hand`` as it left them.
+def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_entries,
+                     dec_words, concealed, declared, i, counts, hand, info_out, both):
+    """:func:`interpret_hand` after :func:`load_hand` of hand ``i`` of ``concealed`` (N, 34) and
+    ``declared`` (N, 5, 2); ``counts`` is (34,) int64 scratch.
 
     The batch kernels load a hand once and call this (the waits kernel once
-    per waiting tile); ``counts`` is restored on return.
+    per waiting tile).  The 34 counts are copied into ``counts`` only for the
+    special shapes, when the table hints allow one.
     """
     n_declared, exposed, declared_pongs, declared_starts, declared_sheungs, word16 = hand[:6]
-    k0, k1, k2, fours16, honours16 = hand[6:]
+    k0, k1, k2, honours16 = hand[6:]
     base_rows, hand_units = context_rows(word16 | tile_word(win), self_drawn, not exposed, closing, flowers, seat,
                                          streak)
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
     c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
-    # The table reads that miss the cache are issued together, before anything waits on them: the
-    # decomposition offsets (zero decompositions for an incomplete suit) and, for the single-wait
-    # test, the entries of the 16 tiles.
-    a0 = dec_offset[c0]
-    a1 = dec_offset[c0 + 1]
-    b0 = dec_offset[c1]
-    b1 = dec_offset[c1 + 1]
-    d0 = dec_offset[c2]
-    d1 = dec_offset[c2 + 1]
-    i0 = np.int64(suit_info[c0])
-    i1 = np.int64(suit_info[c1])
-    i2 = np.int64(suit_info[c2])
+    # The table reads that miss the cache are issued together, before anything waits on them (the
+    # batch kernels have also asked for them a hand or two earlier, :func:`prefetch_hand`): the three
+    # suits' entries with their decomposition offsets (zero decompositions for an incomplete suit)
+    # and, for the single-wait test, the entry of the winning tile's suit without it.
+    e0 = suit_entries[c0]
+    e1 = suit_entries[c1]
+    e2 = suit_entries[c2]
+    a0 = e0 >> ENTRY_OFFSET_SHIFT
+    a1 = suit_entries[c0 + 1] >> ENTRY_OFFSET_SHIFT
+    b0 = e1 >> ENTRY_OFFSET_SHIFT
+    b1 = suit_entries[c1 + 1] >> ENTRY_OFFSET_SHIFT
+    d0 = e2 >> ENTRY_OFFSET_SHIFT
+    d1 = suit_entries[c2 + 1] >> ENTRY_OFFSET_SHIFT
+    i0 = e0 & ENTRY_INFO_MASK
+    i1 = e1 & ENTRY_INFO_MASK
+    i2 = e2 & ENTRY_INFO_MASK
     j0 = i0
     j1 = i1
     j2 = i2
     if known_waits < 0:
         # The entry of the winning tile's suit without it, the suit whose code it changed (selects;
         # an honour changes none, and the entry read is unused).
-        jw = np.int64(suit_info[k0 if c0 != k0 else (k1 if c1 != k1 else k2)])
+        jw = suit_entries[without_win_code(k0, k1, k2, c0, c1, c2)] & ENTRY_INFO_MASK
         j0 = jw if c0 != k0 else i0
         j1 = jw if c1 != k1 else i1
         j2 = jw if c2 != k2 else i2
-    counts[win] += 1
-    honours = honours16 if win < 27 else honour_summary(counts)
-    h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _ = honours
+    honours = honours16 if win < 27 else honour_summary_row(concealed, i, win)
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _, h_three_mask = honours
     n = 0
 
     # Standard decompositions (section 3), combined with the declared sets.
     if (a1 - a0) * (b1 - b0) * (d1 - d0) > 0 and standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
-        n_waits = known_waits
-        if n_waits < 0:
-            counts[win] -= 1
-            n_waits = popcount(wait_mask_info(counts, n_declared, fours16, j0, j1, j2, honours16))
-            counts[win] += 1
-        rows_std = base_rows | (bit(SINGLE_WAIT) if n_waits == 1 else 0)
+        single = known_waits == 1
+        if known_waits < 0:
+            waits = wait_mask_info(concealed, i, counts, n_declared, 0, j0, j1, j2, honours16)
+            # The winning tile is a wait (and not held four times: the 17 tiles hold it); the others count
+            # unless held four times.  Most hands have one wait or a second that is not held four times.
+            others = waits & ~(np.int64(1) << win)
+            single = others == 0 or drop_held_fours(others, concealed, declared, i) == 0
+        rows_std = base_rows | (bit(SINGLE_WAIT) if single else 0)
         nfnh = (base_rows >> NO_HONOURS) & (base_rows >> NO_FLOWERS) & 1
-        honour_pongs = declared_pongs
-        for t in range(27, 34):
-            honour_pongs |= np.int64(counts[t] == 3) << t
+        honour_pongs = declared_pongs | h_three_mask
         # At most one honour pair in a standard hand.
         honour_eyes = lowest_bit(h_pair_mask) if h_pair_mask else -1
         dm = declared_starts & 127
@@ -326,6 +376,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     nico = thirteen = sixteen = False
     if n_declared == 0:
         nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+        if nico or thirteen or sixteen:
+            fill_counts(concealed, i, counts, win)
 
     # Nico Nico (5.1): seven pairs and a pong, no declared set.
     pong = nico_pong(counts, n_declared) if nico else -1
@@ -380,7 +432,6 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
             rows |= bit(STEP_UP_MIXED)
         _interpretation(info_out, n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0)
         n += 1
-    counts[win] -= 1
 
     # Score every interpretation (section 6), here rather than in a helper: one call less per
     # interpretation for the arrays it would take.
@@ -446,9 +497,8 @@ def write_row_points(scoring, units, hand_units, rules, out, i):
 
 @jit
 def make_scratch():
-    """Per-thread scratch: counts, held (34,) int64 and info (MAX_INTERPRETATIONS, N_INFO) int64."""
+    """Per-thread scratch: counts (34,) int64 and info (MAX_INTERPRETATIONS, N_INFO) int64."""
     return (
-        np.zeros(N_KINDS, dtype=np.int64),
         np.zeros(N_KINDS, dtype=np.int64),
         np.zeros((MAX_INTERPRETATIONS, N_INFO), dtype=np.int64),
     )
@@ -468,18 +518,18 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     as :data:`score_kernel`, serial for small batches (no thread start-up) and parallel for large ones.
     """
     rules = pack_rules(rule_args)
-    suit_info, dec_offset, dec_words = tables
+    _, suit_entries, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
-                     suit_info, dec_offset, dec_words, payout, total, points, legal, is_win, chicken, shape,
+                     suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
                      row_points, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit
 def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
-                 suit_info, dec_offset, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
+                 suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
                  lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_score_rows`.
 
@@ -487,15 +537,22 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
     (``jit_inline``) then pass no array through a call, and the parallel
     build's loop body stays one call.
     """
-    counts, held, info = make_scratch()
+    counts, info = make_scratch()
+    # A software pipeline: while hand i is scored, the table entries of hand i + 2 and then the
+    # decompositions of hand i + 1 are fetched.  A hand's own reads would otherwise wait for the memory
+    # one after another; the next hand's reads are too far ahead in the code for the CPU to start early.
+    q0, q1, q2 = fetch_entries(concealed, win, min(lo + 1, hi - 1), suit_entries)
     for i in range(lo, hi):
+        fetch_decompositions(suit_entries, dec_words, q0, q1, q2)
+        q0, q1, q2 = fetch_entries(concealed, win, min(i + 2, hi - 1), suit_entries)
         shape[i] = -1
         if not ok[i]:
             continue
         # interpret_hand, inlined by hand: one call level less for the arrays passed down.
-        hand = load_hand(concealed, declared, i, counts, held)
+        hand = load_hand(concealed, declared, i)
         m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i], -1,
-                             rules, suit_info, dec_offset, dec_words, counts, hand, info, False)
+                             rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
+                             False)
         j = best_interpretation(info, m)
         if j < 0:
             continue
@@ -526,7 +583,7 @@ def _win_check_rows(concealed, declared, win, ok, suit_info, is_win):
     ok : (N,) bool
         Rows to check (``batch.error == 0``); the others are left as they are in ``is_win``.
     suit_info : (5**9,) uint32
-        :func:`fastscore.tables.suit_tables`'s first table.
+        :func:`fastscore.tables.kernel_tables`' first table.
     is_win : (N,) bool
         Output, written in place.
     """
@@ -560,10 +617,10 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
                            tables):
     """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R))."""
     rules = pack_rules(rule_args)
-    suit_info, dec_offset, dec_words = tables
-    counts, held, info = make_scratch()
+    _, suit_entries, dec_words = tables
+    counts, info = make_scratch()
     n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1,
-                       rules, suit_info, dec_offset, dec_words, counts, held, info)
+                       rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, N_ROWS), dtype=np.int64)
     for j in range(n):
         write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, rows, j)

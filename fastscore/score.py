@@ -28,7 +28,7 @@ from .kernel import (
     win_check_kernel,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
-from .tables import suit_tables, word_groups
+from .tables import kernel_tables, suit_tables, word_groups
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
@@ -200,7 +200,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         batch.closing,
         ok,
         table.kernel_args,
-        suit_tables(),
+        kernel_tables(),
         out.payout,
         out.total,
         out.points,
@@ -235,7 +235,7 @@ def win_check(batch: HandBatch) -> np.ndarray:
     """
     batch = checked(batch, require_win=True)
     out = np.zeros(len(batch), dtype=np.bool_)
-    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, suit_tables()[0], out)
+    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, kernel_tables()[0], out)
     return out
 
 
@@ -335,7 +335,7 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     n, info, rows = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
         int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args,
-        suit_tables(),
+        kernel_tables(),
     )
     counts = batch.concealed[0].astype(np.int64)
     counts[batch.win[0]] += 1

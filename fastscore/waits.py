@@ -25,12 +25,13 @@ from .kernel import (
     INFO_PAYOUT_SELF_DRAWN,
     INFO_POINTS_SELF_DRAWN,
     best_interpretation,
+    drop_held_fours,
     interpret_loaded,
     load_hand,
     make_scratch,
 )
 from .rules import resolve_rules
-from .tables import suit_tables
+from .tables import kernel_tables
 from .tiles import TILE_NAMES, ErrorCode, HandError
 
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
@@ -47,28 +48,29 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
     Compiled as :data:`waits_kernel`, serial for small batches and parallel for large ones.
     """
     rules = pack_rules(rule_args)
-    suit_info, dec_offset, dec_words = tables
+    suit_info, suit_entries, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info,
-                     dec_offset, dec_words, mask, payout_discard, payout_self_draw, n_waits, b * BLOCK,
+                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, b * BLOCK,
                      min(n, (b + 1) * BLOCK))
 
 
 @jit
-def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info, dec_offset,
+def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info, suit_entries,
                  dec_words, mask, payout_discard, payout_self_draw, n_waits, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
     (the ``jit_inline`` helpers then pass no array through a call)."""
-    counts, held, info = make_scratch()
+    counts, info = make_scratch()
     for i in range(lo, hi):
         if not ok[i] or not maybe_ready(concealed, declared, i, suit_info):
             continue
-        hand = load_hand(concealed, declared, i, counts, held)
+        hand = load_hand(concealed, declared, i)
         n_declared = hand[0]
-        bits = wait_mask_info(counts, n_declared, hand[9], np.int64(suit_info[hand[6]]),
-                              np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[10])
+        bits = wait_mask_info(concealed, i, counts, n_declared, 0, np.int64(suit_info[hand[6]]),
+                              np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[9])
+        bits = drop_held_fours(bits, concealed, declared, i)
         if bits == 0:
             continue
         found = popcount(bits)
@@ -80,7 +82,8 @@ def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing
             mask[i, t] = True
             # One pass scores the win on a discard and, per interpretation, by self-draw.
             m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
-                                 rules, suit_info, dec_offset, dec_words, counts, hand, info, True)
+                                 rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
+                                 True)
             payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
             best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
             payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
@@ -172,7 +175,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     )
     waits_kernel(
         batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
-        batch.error == 0, table.kernel_args, suit_tables(),
+        batch.error == 0, table.kernel_args, kernel_tables(),
         out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
     )
     return out
