@@ -17,7 +17,8 @@ import numpy as np
 from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
 from .checks import checked
-from .decompose import N_KINDS, maybe_ready, wait_mask_info
+from ._bits import prefetch
+from .decompose import N_KINDS, add_tile_codes, maybe_ready, wait_mask_info
 from .evaluate import lowest_bit, pack_rules, popcount
 from .kernel import (
     BLOCK,
@@ -75,6 +76,15 @@ def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing
             continue
         found = popcount(bits)
         n_waits[i] = found
+        # The suit entries that each waiting tile makes, asked for all at once before the first is scored.
+        left = bits
+        while left:
+            t = lowest_bit(left)
+            left &= left - 1
+            c0, c1, c2 = add_tile_codes(hand[6], hand[7], hand[8], t)
+            prefetch(suit_entries, c0)
+            prefetch(suit_entries, c1)
+            prefetch(suit_entries, c2)
         left = bits
         while left:
             t = lowest_bit(left)
