@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bits import LITTLE_ENDIAN, load_u64
+from ._bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
 from ._jit import jit, jit_inline
 from .tiles import MAX_DECLARED
 from .tables import (
@@ -52,14 +52,54 @@ def suit_code(counts, base):
 @jit_inline
 def honour_summary(counts):
     """Counts of the honours of ``counts`` (34,): :func:`honour_summary_row` of it as a one-row array."""
-    return honour_summary_row(counts.reshape((1, N_KINDS)), 0, -1)
+    return _honour_summary_tiles(counts.reshape((1, N_KINDS)), 0, -1)
+
+
+#: One in each of the seven low bytes of a word, and the high bit of each (:func:`honour_summary_row`).
+_BYTES7 = np.uint64(0x0001010101010101)
+_HIGH7 = np.uint64(0x0080808080808080)
+#: Multiplying the bits 0, 8, ..., 56 of a word by it puts them in order in its top byte.
+_GATHER = np.uint64(0x0102040810204080)
+
+
+@jit_inline
+def _bytes_equal(h, v):
+    """Bit 7 of each of the seven low bytes of ``h`` (each below 128) set where the byte equals ``v``."""
+    x = h ^ (np.uint64(v) * _BYTES7)
+    return ~(x + np.uint64(0x7F) * _BYTES7) & _HIGH7
+
+
+@jit_inline
+def _gather(bits):
+    """The bits 7, 15, ..., 55 of ``bits`` (from :func:`_bytes_equal`) as a 7-bit int."""
+    return np.int64(((bits >> np.uint64(7)) * _GATHER) >> np.uint64(56))
 
 
 @jit_inline
 def honour_summary_row(concealed, i, win):
-    """Counts of the honours of row ``i`` of ``concealed`` (N, 34) with tile ``win`` added (-1: none):
+    """Counts of the honours of row ``i`` of ``concealed`` (N, 34) uint8 with tile ``win`` added (-1: none):
     (kinds held once, twice, three times, four times, kinds held, bits 27-33 of the kinds held twice,
-    a kind held once or -1, bits 27-33 of the kinds held three times)."""
+    the lowest kind held once or -1, bits 27-33 of the kinds held three times).
+
+    The seven counts are read as one word and compared a byte at a time (SWAR).
+    """
+    if concealed.strides[1] != 1 or not LITTLE_ENDIAN:  # a strided view: tile by tile (the same for every row)
+        return _honour_summary_tiles(concealed, i, win)
+    w = np.int64(win)
+    # Bytes 27 to 33 of the row in the word's low seven bytes, the winning tile added to its byte.
+    h = (load_u64(concealed, i, 26) >> np.uint64(8)) + (np.uint64(w >= 27) << np.uint64(8 * ((w - 27) & 7)))
+    once = _bytes_equal(h, 1)
+    twice = _bytes_equal(h, 2)
+    three = _bytes_equal(h, 3)
+    single = 27 + cttz64(np.int64(once)) // 8 if once else -1  # the lowest (a select, not a branch)
+    return (ctpop64(np.int64(once)), ctpop64(np.int64(twice)), ctpop64(np.int64(three)),
+            ctpop64(np.int64(_bytes_equal(h, 4))), 7 - ctpop64(np.int64(_bytes_equal(h, 0))), _gather(twice) << 27,
+            single, _gather(three) << 27)
+
+
+@jit_inline
+def _honour_summary_tiles(concealed, i, win):
+    """:func:`honour_summary_row` tile by tile, for any integer array."""
     # Branch-free: honour counts are random, so branches on them mispredict.
     ones = 0
     twos = 0
@@ -81,7 +121,7 @@ def honour_summary_row(concealed, i, win):
         kinds += np.int64(c != 0)
         pair_mask |= is_two << t
         three_mask |= is_three << t
-        single = t if is_one else single
+        single = t if is_one and single < 0 else single
     return ones, twos, threes, fours, kinds, pair_mask, single, three_mask
 
 
