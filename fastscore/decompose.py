@@ -51,7 +51,8 @@ def suit_code(counts, base):
 
 @jit_inline
 def honour_summary(counts):
-    """Counts of the honours of ``counts`` (34,): :func:`honour_summary_row` of it as a one-row array."""
+    """Counts of the honours of ``counts`` (34,), any integer dtype: what :func:`honour_summary_row`
+    gives for it as a one-row array, counted tile by tile."""
     return _honour_summary_tiles(counts.reshape((1, N_KINDS)), 0, -1)
 
 

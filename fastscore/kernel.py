@@ -284,7 +284,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
     c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
     # The table reads that miss the cache are issued together, before anything waits on them (the
-    # batch kernels have also asked for them a hand or two earlier, :func:`prefetch_hand`): the three
+    # batch kernels have also asked for them a hand or two earlier, :func:`fetch_entries`): the three
     # suits' entries with their decomposition offsets (zero decompositions for an incomplete suit)
     # and, for the single-wait test, the entry of the winning tile's suit without it.
     e0 = suit_entries[c0]
