@@ -306,6 +306,7 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def rebuild() -> str:
     """Rebuild the cached tables from scratch; return a one-line summary with the PERF.md self-check counts."""
     suit_tables.cache_clear()
+    kernel_tables.cache_clear()  # made from the old tables
     for p in _paths().values():
         p.unlink(missing_ok=True)
     info, offset, words = suit_tables()

@@ -11,12 +11,15 @@ from fastscore.decompose import MAX_DECOMPOSITIONS
 from fastscore.tables import (
     COMPLETE_EYES,
     COMPLETE_SETS,
+    ENTRY_INFO_MASK,
+    ENTRY_OFFSET_SHIFT,
     N_CODES,
     N_PONGS_SHIFT,
     N_SHEUNGS_SHIFT,
     STARTS_SHIFT,
     WAIT_EYES_SHIFT,
     WAIT_SETS_SHIFT,
+    kernel_tables,
     suit_tables,
     word_groups,
 )
@@ -111,3 +114,16 @@ def test_decomposition_buffer_is_large_enough(tables):
     worst = max(most[a] * most[b] * most[17 - a - b] if 17 - a - b >= 0 else 0
                 for a, b in itertools.product(range(18), repeat=2))
     assert worst <= MAX_DECOMPOSITIONS
+
+
+def test_kernel_tables_merge_each_codes_info_and_offset(tables):
+    """suit_entries[c] holds suit_info[c] and dec_offset[c] (the one past the last code: offset only);
+    the two big tables start on 2 MiB boundaries (huge pages)."""
+    info, offset, words = tables
+    k_info, entries, k_words = kernel_tables()
+    np.testing.assert_array_equal(k_info, info)
+    np.testing.assert_array_equal(entries[:-1] & ENTRY_INFO_MASK, info)
+    assert entries[-1] & ENTRY_INFO_MASK == 0
+    np.testing.assert_array_equal(entries >> ENTRY_OFFSET_SHIFT, offset)
+    assert k_words is words
+    assert k_info.ctypes.data % (2 << 20) == 0 and entries.ctypes.data % (2 << 20) == 0
