@@ -51,9 +51,9 @@ def suit_code(counts, base):
 
 @jit_inline
 def honour_summary(counts):
-    """Counts of the honours of ``counts`` (34,), any integer dtype: what :func:`honour_summary_row`
-    gives for it as a one-row array, counted tile by tile."""
-    return _honour_summary_tiles(counts.reshape((1, N_KINDS)), 0, -1)
+    """Counts of the honours of ``counts`` (34,), any integer dtype and strides: what
+    :func:`honour_summary_row` gives for it as a one-row array, counted tile by tile."""
+    return _honour_summary_tiles(np.ascontiguousarray(counts).reshape((1, N_KINDS)), 0, -1)
 
 
 #: One in each of the seven low bytes of a word, and the high bit of each (:func:`honour_summary_row`).
@@ -410,8 +410,10 @@ def wait_mask(counts16, n_declared, held16, suit_info):
     i0 = np.int64(suit_info[suit_code(counts16, 0)])
     i1 = np.int64(suit_info[suit_code(counts16, 9)])
     i2 = np.int64(suit_info[suit_code(counts16, 18)])
-    return wait_mask_info(counts16.reshape((1, N_KINDS)), 0, counts16, n_declared, fours_mask(held16), i0, i1, i2,
-                          honour_summary(counts16))
+    # One contiguous vector serves as the row (N = 1) and as the scratch the special waits use.
+    counts = np.ascontiguousarray(counts16)
+    return wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, fours_mask(held16), i0, i1, i2,
+                          honour_summary(counts))
 
 
 @jit

@@ -866,6 +866,13 @@ def _waits_columns(result) -> dict:
 _INPUT_TYPES = {"self_drawn": "bool_", "closing": "bool_", "streak": "int32"}
 
 
+def _same_columns(a, b) -> bool:
+    """The two pyarrow schemas have the same column names and types, in order.  Whether a column may
+    be null is not compared: parts written before the output declared its always-valued columns not
+    null (fastscore 0.1, stop 12) hold no nulls there, and read back with the new schema."""
+    return [(f.name, f.type) for f in a] == [(f.name, f.type) for f in b]
+
+
 def _arrow_schema(kind: str, with_input: bool):
     """The output schema.  Columns that always have a value (0 or False on a flagged row) are
     declared not null: Parquet then stores no null flags for them, which also makes the file
@@ -1308,7 +1315,7 @@ class ResultWriter:
                 import pyarrow.parquet as pq
 
                 meta = pq.read_metadata(path)
-                return meta.num_rows == rows and meta.schema.to_arrow_schema().equals(self._part_schema)
+                return meta.num_rows == rows and _same_columns(meta.schema.to_arrow_schema(), self._part_schema)
             if self.format == "jsonl":
                 return path.read_bytes().count(b"\n") == rows  # one line per row (JSON escapes newlines)
             with open(path, encoding="utf-8", newline="") as f:

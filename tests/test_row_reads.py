@@ -75,3 +75,21 @@ def test_row_code_matches_suit_code():
     """The three suit codes of 100,000 random rows, from the 8-byte read, equal the base-5 sums."""
     rows = np.random.default_rng(5).integers(0, 5, size=(100_000, 34)).astype(np.uint8)
     assert not _codes(rows).any()
+
+
+def test_count_waits_takes_a_strided_count_vector():
+    """The (34,) helpers (``count_waits``, ``wait_mask``, ``honour_summary``) take any strides, as before the
+    row reads: on 200 ready hands a strided view gives the waits of ``waits_batch``."""
+    from fastscore import sample_ready, waits_batch
+    from fastscore.batch import held_counts
+    from fastscore.decompose import count_waits
+    from fastscore.tables import suit_tables
+
+    batch = sample_ready(200, seed=11)
+    held = held_counts(batch, with_win=False).astype(np.int64)
+    wide = np.zeros((len(batch), 68), dtype=np.int64)
+    wide[:, ::2] = batch.concealed
+    n_declared = (batch.declared[:, :, 0] != 0).sum(axis=1)
+    got = [count_waits(wide[i, ::2], int(n_declared[i]), held[i], suit_tables()[0]) for i in range(len(batch))]
+    assert got == waits_batch(batch).n_waits.tolist()
+    assert sum(got) > 0
