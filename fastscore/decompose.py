@@ -412,8 +412,8 @@ def wait_mask(counts16, n_declared, held16, suit_info):
     i2 = np.int64(suit_info[suit_code(counts16, 18)])
     # One contiguous vector serves as the row (N = 1) and as the scratch the special waits use.
     counts = np.ascontiguousarray(counts16)
-    return wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, fours_mask(held16), i0, i1, i2,
-                          honour_summary(counts))
+    waits = wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, i0, i1, i2, honour_summary(counts))
+    return waits & ~fours_mask(held16)  # kinds already held four times
 
 
 @jit
@@ -438,10 +438,11 @@ def _suit_waits(info, eyes):
 
 
 @jit_inline
-def wait_mask_info(concealed, i, counts, n_declared, fours, i0, i1, i2, honours):
-    """:func:`wait_mask` of the 16 tiles of row ``i`` of ``concealed`` (N, 34) given the three suits'
-    ``suit_info`` entries, ``fours``, the :func:`fours_mask` of the 16 tiles held (or 0 to keep the kinds
-    held four times), and ``honours``, the :func:`honour_summary_row` of the row.
+def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours):
+    """The kinds that complete the 16 tiles of row ``i`` of ``concealed`` (N, 34), given the three suits'
+    ``suit_info`` entries and ``honours``, the :func:`honour_summary_row` of the row: :func:`wait_mask`
+    with the kinds already held four times still in (the batch kernels drop them per waiting kind,
+    :func:`fastscore.kernel.drop_held_fours`).
 
     ``counts`` is (34,) int64 scratch: the row is copied there only when a special shape may wait.
     """
@@ -481,8 +482,7 @@ def wait_mask_info(concealed, i, counts, n_declared, fours, i0, i1, i2, honours)
                 mask |= _nico_waits(counts)
             if orphans:
                 mask |= _orphans_waits(counts, i0, i1, i2)
-    # Kinds already held four times.
-    return mask & ~fours
+    return mask
 
 
 @jit_inline

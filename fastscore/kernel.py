@@ -317,7 +317,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     if (a1 - a0) * (b1 - b0) * (d1 - d0) > 0 and standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         single = known_waits == 1
         if known_waits < 0:
-            waits = wait_mask_info(concealed, i, counts, n_declared, 0, j0, j1, j2, honours16)
+            waits = wait_mask_info(concealed, i, counts, n_declared, j0, j1, j2, honours16)
             # The winning tile is a wait (and not held four times: the 17 tiles hold it); the others count
             # unless held four times.  Most hands have one wait or a second that is not held four times.
             others = waits & ~(np.int64(1) << win)

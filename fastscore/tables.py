@@ -235,8 +235,8 @@ def _paths() -> dict[str, Path]:
     return {name: d / f"{name}-v{TABLE_VERSION}.npy" for name in ("suit_info", "dec_offset", "dec_words")}
 
 
-def _huge_page_copy(array: np.ndarray) -> np.ndarray:
-    """A copy of ``array`` starting on a 2 MiB boundary.
+def _huge_page_empty(n: int, dtype) -> np.ndarray:
+    """An uninitialised (n,) array starting on a 2 MiB boundary.
 
     The kernels read the big tables at random; numpy asks the kernel for
     transparent huge pages on large arrays, but only whole aligned 2 MiB
@@ -244,11 +244,10 @@ def _huge_page_copy(array: np.ndarray) -> np.ndarray:
     first byte (fewer TLB misses).
     """
     page = 2 << 20
-    buffer = np.empty(array.nbytes + page, dtype=np.uint8)
+    nbytes = n * np.dtype(dtype).itemsize
+    buffer = np.empty(nbytes + page, dtype=np.uint8)
     start = -buffer.ctypes.data % page
-    out = buffer[start : start + array.nbytes].view(array.dtype)
-    out[:] = array
-    return out
+    return buffer[start : start + nbytes].view(dtype)
 
 
 #: ``suit_entries`` bits: the code's ``suit_info`` below, its ``dec_offset`` from bit 32.
@@ -268,8 +267,13 @@ def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         suit_entries[c + 1] >> 32]``.  The two big tables start on 2 MiB boundaries.
     """
     info, offset, words = suit_tables()
-    entries = np.append(info, np.uint32(0)).astype(np.int64) | (offset.astype(np.int64) << ENTRY_OFFSET_SHIFT)
-    return _huge_page_copy(info), _huge_page_copy(entries), words
+    # Written in place, without temporaries: at start-up each fresh megabyte costs page faults.
+    entries = _huge_page_empty(N_CODES + 1, np.int64)
+    np.left_shift(offset, ENTRY_OFFSET_SHIFT, out=entries, dtype=np.int64)
+    entries[:N_CODES] |= info
+    aligned_info = _huge_page_empty(N_CODES, info.dtype)
+    aligned_info[:] = info
+    return aligned_info, entries, words
 
 
 @lru_cache(maxsize=1)

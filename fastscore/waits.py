@@ -69,7 +69,7 @@ def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing
             continue
         hand = load_hand(concealed, declared, i)
         n_declared = hand[0]
-        bits = wait_mask_info(concealed, i, counts, n_declared, 0, np.int64(suit_info[hand[6]]),
+        bits = wait_mask_info(concealed, i, counts, n_declared, np.int64(suit_info[hand[6]]),
                               np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[9])
         bits = drop_held_fours(bits, concealed, declared, i)
         if bits == 0:
