@@ -29,25 +29,9 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import NoReturn
 
-import typer
-
-app = typer.Typer(
-    name="fastscore",
-    help="Score LRC-style Taiwanese 16-tile mahjong hands (RULES.md), one at a time or in batches.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        from importlib.metadata import version
-
-        typer.echo(f"fastscore {version('fastscore')}")
-        raise typer.Exit()
+import click
 
 
 def _skip_blas_probe() -> None:
@@ -76,16 +60,15 @@ def _skip_blas_probe() -> None:
         del sys.modules[blas]
 
 
-@app.callback()
-def _startup(
-    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
-                                          help="Show the version and exit.")] = False,
-) -> None:
+@click.group(name="fastscore", no_args_is_help=True, context_settings={"show_default": True},
+             help="Score LRC-style Taiwanese 16-tile mahjong hands (RULES.md), one at a time or in batches.")
+@click.version_option(package_name="fastscore", message="fastscore %(version)s", help="Show the version and exit.")
+def app() -> None:
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
     from ._cache import kernel_cache_dir
 
     if not any(kernel_cache_dir().rglob("kernel.*.nbi")):
-        typer.echo("fastscore: first run: compiling the kernels once (about half a minute); "
+        click.echo("fastscore: first run: compiling the kernels once (about half a minute); "
                    "later runs load them from the cache", err=True)
 
 
@@ -94,51 +77,66 @@ def _startup(
 _DEFAULT_CHUNK_ROWS = 65_536
 
 # --------------------------------------------------------------------------- options
+# Each is a decorator (click makes a new parameter each time one is applied).
 
-Hand = Annotated[str, typer.Argument(help="The 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).",
-                                     show_default=False)]
-Win = Annotated[str, typer.Option("--win", "-w", help="The winning tile, e.g. 9s.", show_default=False)]
-SelfDrawn = Annotated[bool, typer.Option("--self-drawn", help="Won by self-draw (default: on a discard).")]
-Seat = Annotated[str, typer.Option("--seat", help="Seat wind: E, S, W or N.")]
-Round = Annotated[str, typer.Option("--round", help="Round wind: E, S, W or N.")]
-Flowers = Annotated[str, typer.Option("--flowers", help="Flowers and seasons held, e.g. 1f5f.")]
-Streak = Annotated[int, typer.Option("--streak", help="The dealer's streak (earlier consecutive wins).")]
-Closing = Annotated[bool, typer.Option("--closing", help="Closing was declared (concealed hands only).")]
-Rules = Annotated[Optional[Path], typer.Option("--rules", help="A rule table TOML file (default: the packaged rules.toml).",
-                                               dir_okay=False, show_default=False)]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-Output = Annotated[Optional[Path], typer.Option("--output", "-o", dir_okay=False, show_default=False,
-                                                help="Result file: .jsonl, .csv or .parquet (default: summary only).")]
-Input = Annotated[Optional[Path], typer.Argument(dir_okay=False, show_default=False,
-                                                 help="Hand records: .jsonl, .csv or .parquet (columns hand, win, self_drawn, "
-                                                      "seat, round, flowers, streak, closing).")]
-Sample = Annotated[Optional[int], typer.Option("--sample", min=1, show_default=False,
-                                               help="Instead of INPUT, generate this many random hands.")]
-Seed = Annotated[int, typer.Option("--seed", help="Random seed for --sample.")]
-ChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Rows read, scored and written at a time.")]
-DatasetInput = Annotated[Optional[Path], typer.Argument(show_default=False,
-                                                        help="Hand records: .jsonl, .csv or .parquet (columns hand, win, "
-                                                             "self_drawn, seat, round, flowers, streak, closing; or hands "
-                                                             "written by fastscore encode); with "
-                                                             "--dask a .parquet file or a folder of them.")]
-DatasetOutput = Annotated[Optional[Path], typer.Option("--output", "-o", show_default=False,
-                                                       help="Result file: .jsonl, .csv or .parquet (default: summary "
-                                                            "only); with --dask a folder (Parquet dataset).")]
-DaskAddress = Annotated[Optional[str], typer.Option("--dask", metavar="ADDRESS|local:N", show_default=False,
-                                                    help="Run on a Dask cluster: a scheduler address "
-                                                         "(tcp://host:8786) or local:N (N worker processes here); "
-                                                         "needs dask and distributed (the dask extra).")]
-Progress = Annotated[Optional[bool], typer.Option("--progress/--no-progress", show_default=False,
-                                                  help="Progress bar on stderr (default: only when stderr is a terminal).")]
-Resume = Annotated[bool, typer.Option("--resume", help="Continue an interrupted run with the same INPUT (or --sample "
-                                                       "and --seed), rules and OUTPUT from its last completed chunk; "
-                                                       "the output is the same as an uninterrupted run's.")]
+FILE = click.Path(dir_okay=False, path_type=Path)
+hand_argument = click.argument("hand")
+win_option = click.option("--win", "-w", required=True, help="The winning tile, e.g. 9s.")
+self_drawn_option = click.option("--self-drawn", is_flag=True, help="Won by self-draw (default: on a discard).")
+seat_option = click.option("--seat", default="E", help="Seat wind: E, S, W or N.")
+round_option = click.option("--round", default="E", help="Round wind: E, S, W or N.")
+flowers_option = click.option("--flowers", default="", show_default=False,
+                              help="Flowers and seasons held, e.g. 1f5f (default: none).")
+streak_option = click.option("--streak", default=0, help="The dealer's streak (earlier consecutive wins).")
+closing_option = click.option("--closing", is_flag=True, help="Closing was declared (concealed hands only).")
+rules_option = click.option("--rules", type=FILE, help="A rule table TOML file (default: the packaged rules.toml).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+input_argument = click.argument("input", required=False, type=FILE)
+dataset_input_argument = click.argument("input", required=False, type=click.Path(path_type=Path))
+dataset_output_option = click.option("--output", "-o", type=click.Path(path_type=Path),
+                                     help="Result file: .jsonl, .csv or .parquet (default: summary only); "
+                                          "with --dask a folder (Parquet dataset).")
+sample_option = click.option("--sample", type=click.IntRange(min=1),
+                             help="Instead of INPUT, generate this many random hands.")
+seed_option = click.option("--seed", default=0, help="Random seed for --sample.")
+chunk_rows_option = click.option("--chunk-rows", default=_DEFAULT_CHUNK_ROWS, type=click.IntRange(min=1),
+                                 help="Rows read, scored and written at a time.")
+dask_option = click.option("--dask", metavar="ADDRESS|local:N",
+                           help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
+                                "(N worker processes here); needs dask and distributed (the dask extra).")
+progress_option = click.option("--progress/--no-progress", default=None, show_default=False,
+                               help="Progress bar on stderr (default: only when stderr is a terminal).")
+resume_option = click.option("--resume", is_flag=True,
+                             help="Continue an interrupted run with the same INPUT (or --sample and --seed), rules "
+                                  "and OUTPUT from its last completed chunk; the output is the same as an "
+                                  "uninterrupted run's.")
+
+
+def _apply(command, options):
+    """``command`` with ``options`` (click decorators), in the order listed."""
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _hand_options(*, win: bool):
+    """HAND (with --win and --self-drawn for a win) and the context options of ``score``,
+    ``interpretations`` and ``waits``."""
+    options = [hand_argument, win_option, self_drawn_option] if win else [hand_argument]
+    options += [seat_option, round_option, flowers_option, streak_option, closing_option, rules_option, json_option]
+    return lambda command: _apply(command, options)
+
+
+def _batch_options(command):
+    """INPUT and the options shared by ``batch`` and ``waits-batch``."""
+    return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
+                            chunk_rows_option, progress_option, dask_option, resume_option])
 
 
 def _fail(message: str) -> NoReturn:
     """Print ``error: message`` to stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+    click.echo(f"error: {message}", err=True)
+    raise click.exceptions.Exit(2)
 
 
 def _console():
@@ -151,9 +149,9 @@ def _console():
 def _print_bad_rows(first: list[str], n_bad: int) -> None:
     """The first bad rows' messages on stderr, and how many more there are."""
     for message in first:
-        typer.echo(f"bad {message}", err=True)
+        click.echo(f"bad {message}", err=True)
     if n_bad > len(first):
-        typer.echo(f"... and {n_bad - len(first):,} more bad rows (see the error column of the output)", err=True)
+        click.echo(f"... and {n_bad - len(first):,} more bad rows (see the error column of the output)", err=True)
 
 
 def _rule_table(rules: Path | None):
@@ -193,19 +191,23 @@ def _context_line(seat: str, round: str, flowers: str, streak: int, closing: boo
 
 
 @app.command()
+@_hand_options(win=True)
 def score(
-    hand: Hand,
-    win: Win,
-    self_drawn: SelfDrawn = False,
-    seat: Seat = "E",
-    round: Round = "E",
-    flowers: Flowers = "",
-    streak: Streak = 0,
-    closing: Closing = False,
-    rules: Rules = None,
-    as_json: AsJson = False,
+    hand: str,
+    win: str,
+    self_drawn: bool,
+    seat: str,
+    round: str,
+    flowers: str,
+    streak: int,
+    closing: bool,
+    rules: Path | None,
+    as_json: bool,
 ) -> None:
-    """Score one winning hand: its rows, points, Chicken, legality, total and payout."""
+    """Score one winning hand: its rows, points, Chicken, legality, total and payout.
+
+    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
+    """
     from .score import score as score_hand
 
     table = _rule_table(rules)
@@ -215,7 +217,7 @@ def score(
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json.dumps(result.to_dict(), indent=2))
         return
     from rich.table import Table
 
@@ -237,19 +239,23 @@ def score(
 
 
 @app.command()
+@_hand_options(win=True)
 def interpretations(
-    hand: Hand,
-    win: Win,
-    self_drawn: SelfDrawn = False,
-    seat: Seat = "E",
-    round: Round = "E",
-    flowers: Flowers = "",
-    streak: Streak = 0,
-    closing: Closing = False,
-    rules: Rules = None,
-    as_json: AsJson = False,
+    hand: str,
+    win: str,
+    self_drawn: bool,
+    seat: str,
+    round: str,
+    flowers: str,
+    streak: int,
+    closing: bool,
+    rules: Path | None,
+    as_json: bool,
 ) -> None:
-    """List every interpretation of one winning hand with its groups, rows, points and payout."""
+    """List every interpretation of one winning hand with its groups, rows, points and payout.
+
+    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
+    """
     from .score import interpretations as all_interpretations
     from .score import score as score_hand
 
@@ -262,35 +268,39 @@ def interpretations(
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps(found, indent=2))
+        click.echo(json.dumps(found, indent=2))
         return
-    typer.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
+    click.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
     if not found:
-        typer.echo(f"not a winning hand: no interpretation completes it with {win}")
+        click.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
     marked = False
     for k, item in enumerate(found, start=1):
         is_best = not marked and (item["shape"], item["rows"], item["total"]) == (best.shape, best.rows, best.total)
         marked = marked or is_best
-        typer.echo(f"{'*' if is_best else ' '} {k}. {item['shape']}: {' '.join(item['groups'])}")
-        typer.echo("     rows: " + ", ".join(f"{rid} {p}" for rid, p in item["rows"].items()))
-        typer.echo(f"     points {item['points']}{' (Chicken)' if item['chicken'] else ''}, total {item['total']}, "
+        click.echo(f"{'*' if is_best else ' '} {k}. {item['shape']}: {' '.join(item['groups'])}")
+        click.echo("     rows: " + ", ".join(f"{rid} {p}" for rid, p in item["rows"].items()))
+        click.echo(f"     points {item['points']}{' (Chicken)' if item['chicken'] else ''}, total {item['total']}, "
                    f"{'legal' if item['legal'] else 'not legal'}, payout {item['payout']}")
-    typer.echo(f"{len(found)} interpretation(s); * marks the one the hand scores")
+    click.echo(f"{len(found)} interpretation(s); * marks the one the hand scores")
 
 
 @app.command()
+@_hand_options(win=False)
 def waits(
-    hand: Hand,
-    seat: Seat = "E",
-    round: Round = "E",
-    flowers: Flowers = "",
-    streak: Streak = 0,
-    closing: Closing = False,
-    rules: Rules = None,
-    as_json: AsJson = False,
+    hand: str,
+    seat: str,
+    round: str,
+    flowers: str,
+    streak: int,
+    closing: bool,
+    rules: Path | None,
+    as_json: bool,
 ) -> None:
-    """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw."""
+    """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw.
+
+    HAND: the 16 tiles, e.g. '11m99m77p11s9s EE RR 33p' (RULES.md section 8).
+    """
     from .waits import waits as waits_one
 
     table = _rule_table(rules)
@@ -300,7 +310,7 @@ def waits(
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps(result, indent=2))
+        click.echo(json.dumps(result, indent=2))
         return
     tiles = result
     from rich.table import Table
@@ -520,12 +530,12 @@ def _run_batch(
     except (ValueError, OSError) as exc:
         _fail(str(exc))
     if writer is not None and writer.removed_parts:
-        typer.echo(f"removed {writer.parts_path}, the parts of an interrupted run (--resume continues one)", err=True)
+        click.echo(f"removed {writer.parts_path}, the parts of an interrupted run (--resume continues one)", err=True)
     if resume and first:
-        typer.echo(f"resuming at row {first:,} (rows before it are kept from the interrupted run; "
+        click.echo(f"resuming at row {first:,} (rows before it are kept from the interrupted run; "
                    f"the counts below are of this run's rows)", err=True)
     elif resume:
-        typer.echo(f"nothing to resume for {output}: starting at the first row", err=True)
+        click.echo(f"nothing to resume for {output}: starting at the first row", err=True)
     from tqdm import tqdm
 
     show = progress if progress is not None else sys.stderr.isatty()
@@ -546,11 +556,11 @@ def _run_batch(
     except KeyboardInterrupt:
         bar.close()
         if writer is not None and writer.parts_path.exists():
-            typer.echo(f"interrupted: the first {writer.rows_written:,} rows are kept in {writer.parts_path}; "
+            click.echo(f"interrupted: the first {writer.rows_written:,} rows are kept in {writer.parts_path}; "
                        f"run the same command with --resume to continue", err=True)
         else:
-            typer.echo("interrupted", err=True)
-        raise typer.Exit(130) from None
+            click.echo("interrupted", err=True)
+        raise click.exceptions.Exit(130) from None
     bar.close()
     elapsed = time.perf_counter() - t0
 
@@ -565,18 +575,23 @@ def _run_batch(
 
 
 @app.command()
+@_batch_options
 def batch(
-    input: DatasetInput = None,
-    output: DatasetOutput = None,
-    sample: Sample = None,
-    seed: Seed = 0,
-    rules: Rules = None,
-    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
-    progress: Progress = None,
-    dask: DaskAddress = None,
-    resume: Resume = False,
+    input: Path | None,
+    output: Path | None,
+    sample: int | None,
+    seed: int,
+    rules: Path | None,
+    chunk_rows: int,
+    progress: bool | None,
+    dask: str | None,
+    resume: bool,
 ) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
+
+    INPUT: hand records, .jsonl, .csv or .parquet (columns hand, win,
+    self_drawn, seat, round, flowers, streak, closing; or hands written by
+    fastscore encode); with --dask a .parquet file or a folder of them.
 
     Writes one result row per input row, in input order, to OUTPUT when given;
     always prints rows, bad rows, hands per second and a summary.  Bad rows
@@ -604,20 +619,21 @@ def batch(
 
 
 @app.command("waits-batch")
+@_batch_options
 def waits_batch(
-    input: DatasetInput = None,
-    output: DatasetOutput = None,
-    sample: Sample = None,
-    seed: Seed = 0,
-    rules: Rules = None,
-    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
-    progress: Progress = None,
-    dask: DaskAddress = None,
-    resume: Resume = False,
+    input: Path | None,
+    output: Path | None,
+    sample: int | None,
+    seed: int,
+    rules: Path | None,
+    chunk_rows: int,
+    progress: bool | None,
+    dask: str | None,
+    resume: bool,
 ) -> None:
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
-    Like ``batch``; the ``win`` column is not needed.  Output columns:
+    Like batch (INPUT the same records); the win column is not needed.  Output columns:
     n_waits, waits_json ({tile: {discard, self_draw}}), error; with --sample
     the generated hand's columns (as input) come first.
     """
@@ -632,18 +648,26 @@ def waits_batch(
 
 
 @app.command()
+@input_argument
+@click.option("--output", "-o", required=True, type=FILE, help="Encoded hands: a .parquet file.")
+@click.option("--waits", is_flag=True, help="16-tile hands for waits-batch: no winning tile "
+                                            "(default: hands to score, win required).")
+@sample_option
+@seed_option
+@chunk_rows_option
 def encode(
-    output: Annotated[Path, typer.Option("--output", "-o", dir_okay=False, show_default=False,
-                                         help="Encoded hands: a .parquet file.")],
-    input: Input = None,
-    waits: Annotated[bool, typer.Option("--waits", help="16-tile hands for waits-batch: no winning tile "
-                                                        "(default: hands to score, win required).")] = False,
-    sample: Sample = None,
-    seed: Seed = 0,
-    chunk_rows: ChunkRows = _DEFAULT_CHUNK_ROWS,
+    output: Path,
+    input: Path | None,
+    waits: bool,
+    sample: int | None,
+    seed: int,
+    chunk_rows: int,
 ) -> None:
     """Parse INPUT once (or generate --sample N hands) and write the hands as columns
     (tile counts, declared sets, context) to OUTPUT.
+
+    INPUT: hand records, .jsonl, .csv or .parquet (columns hand, win,
+    self_drawn, seat, round, flowers, streak, closing).
 
     batch and waits-batch read such a file without parsing (fastscore.io.ENCODED_COLUMNS).
     A bad record is kept as a flagged row with its message, so that the results
@@ -674,7 +698,7 @@ def encode(
         rows = io.write_encoded(counted(), output)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
-    typer.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")
+    click.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")
 
 
 # --------------------------------------------------------------------------- Dask
@@ -741,7 +765,7 @@ def _dask_session(address: str):
     client, cluster = _dask_client(address)
     with client, cluster if cluster is not None else contextlib.nullcontext():
         info = client.scheduler_info()
-        typer.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
+        click.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
                    f"dashboard {client.dashboard_link}", err=True)
         yield client
 
@@ -789,37 +813,42 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
 
 # --------------------------------------------------------------------------- surveys
 
-SurveyWin = Annotated[str, typer.Option("--win", "-w", help="'uniform' (the winning tile drawn uniformly from the "
-                                                             "hand's tiles) or a tile such as 9s (hands holding it).")]
-Compare = Annotated[Optional[Path], typer.Option("--compare", dir_okay=False, show_default=False,
-                                                 help="A second rule table: score every hand under both and compare.")]
-SurveySample = Annotated[Optional[int], typer.Option("--sample", min=1, show_default=False,
-                                                     help="Survey this many random winning hands instead of every "
-                                                          "complete concealed standard hand.")]
-Suits = Annotated[str, typer.Option("--suits", help="Number suits of the exhaustive space, a subset of mps.")]
-Honours = Annotated[bool, typer.Option("--honours/--no-honours", help="Allow winds and dragons in the exhaustive space.")]
-ReportFolder = Annotated[Path, typer.Option("--output", "-o", file_okay=False, show_default=False,
-                                            help="Folder for report.md, the PNG plots and survey.parquet.")]
-SurveyChunkRows = Annotated[int, typer.Option("--chunk-rows", min=1, help="Hands scored at a time (memory, not results).")]
-
-
 @app.command()
+@click.option("--output", "-o", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for report.md, the PNG plots and survey.parquet.")
+@self_drawn_option
+@seat_option
+@round_option
+@flowers_option
+@click.option("--win", "-w", default="uniform", help="'uniform' (the winning tile drawn uniformly from the "
+                                                      "hand's tiles) or a tile such as 9s (hands holding it).")
+@rules_option
+@click.option("--compare", type=FILE, help="A second rule table: score every hand under both and compare.")
+@click.option("--sample", type=click.IntRange(min=1), help="Survey this many random winning hands instead of "
+                                                            "every complete concealed standard hand.")
+@seed_option
+@click.option("--suits", default="mps", help="Number suits of the exhaustive space, a subset of mps.")
+@click.option("--honours/--no-honours", default=True, help="Allow winds and dragons in the exhaustive space.")
+@click.option("--chunk-rows", default=1 << 16, type=click.IntRange(min=1),
+              help="Hands scored at a time (memory, not results).")
+@progress_option
+@dask_option
 def survey(
-    output: ReportFolder,
-    self_drawn: SelfDrawn = False,
-    seat: Seat = "E",
-    round: Round = "E",
-    flowers: Flowers = "",
-    win: SurveyWin = "uniform",
-    rules: Rules = None,
-    compare: Compare = None,
-    sample: SurveySample = None,
-    seed: Seed = 0,
-    suits: Suits = "mps",
-    honours: Honours = True,
-    chunk_rows: SurveyChunkRows = 1 << 16,
-    progress: Progress = None,
-    dask: DaskAddress = None,
+    output: Path,
+    self_drawn: bool,
+    seat: str,
+    round: str,
+    flowers: str,
+    win: str,
+    rules: Path | None,
+    compare: Path | None,
+    sample: int | None,
+    seed: int,
+    suits: str,
+    honours: bool,
+    chunk_rows: int,
+    progress: bool | None,
+    dask: str | None,
 ) -> None:
     """Tally rows, shapes, Chicken, illegal wins and payouts over every complete concealed
     standard hand (118,856,487 count vectors), or over --sample N random winning hands.

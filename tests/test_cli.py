@@ -1,4 +1,4 @@
-"""The fastscore command line (fastscore.cli), through typer's CliRunner."""
+"""The fastscore command line (fastscore.cli), through click's CliRunner."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 import fastscore
 from fastscore import HandBatch, score_batch
@@ -395,7 +395,7 @@ def test_score_does_not_import_pyarrow():
     """Start-up stays light: the single-hand commands never load pyarrow or tqdm."""
     code = (
         "import sys\n"
-        "from typer.testing import CliRunner\n"
+        "from click.testing import CliRunner\n"
         "from fastscore.cli import app\n"
         "r = CliRunner().invoke(app, ['score', '11m99m77p11s9s EE RR 333p', '--win', '9s', '--json'])\n"
         "assert r.exit_code == 0, r.output\n"

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from distributed import Client
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 import fastscore
 from fastscore import io, sample_ready, sample_winning, score_batch, waits_batch

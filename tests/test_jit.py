@@ -97,7 +97,7 @@ def test_numba_uses_the_kernel_cache_folder(tmp_path):
 
 
 def test_first_run_message_only_without_compiled_kernels(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     import fastscore
     from fastscore.cli import app
