@@ -310,6 +310,15 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             yield chunk
 
 
+def _no_duplicates(path, names, wanted) -> None:
+    """Raise ValueError when a column of ``wanted`` appears more than once in ``names``: which of
+    the two holds the hands is not for the reader to guess."""
+    twice = sorted({k for k in names if k in wanted and names.count(k) > 1})
+    if twice:
+        raise ValueError(f"{path}: the column{'s' if len(twice) > 1 else ''} {', '.join(repr(k) for k in twice)} "
+                         f"appear{'' if len(twice) > 1 else 's'} more than once in the header")
+
+
 def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     name = Path(path).name
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
@@ -320,6 +329,7 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
         names = [h.strip() for h in header]
         if "hand" not in names:
             raise _missing_hand(path, names)
+        _no_duplicates(path, names, RECORD_KEYS)
         keep = [(names.index(k), k) for k in RECORD_KEYS if k in names]
         chunk: list = []
         for row in reader:
@@ -351,6 +361,8 @@ def hand_columns(path, names) -> tuple[list[str], bool]:
     ValueError
         Neither a ``concealed`` nor a ``hand`` column.
     """
+    names = list(names)
+    _no_duplicates(path, names, RECORD_KEYS + ENCODED_COLUMNS)
     if "concealed" in names:
         if "declared" not in names:
             # Read without it, every hand with a declared set would silently become a different hand.

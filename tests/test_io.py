@@ -156,6 +156,23 @@ def test_missing_hand_column_lists_the_schema(tmp_path, ext):
         assert column in str(info.value)
 
 
+def test_a_column_named_twice_is_an_error(tmp_path):
+    """Two ``win`` columns: the reader does not pick one (either choice scores other hands)."""
+    csv_path = tmp_path / "hands.csv"
+    csv_path.write_text("hand,win,comment,win\n11m99m77p11s9s EE RR 333p,9s,x,1m\n")
+    with pytest.raises(ValueError, match="the column 'win' appears more than once"):
+        list(read_records(csv_path))
+    table = pa.Table.from_arrays([pa.array(["11m99m77p11s9s EE RR 333p"]), pa.array(["9s"]), pa.array(["1m"])],
+                                 names=["hand", "win", "win"])
+    parquet_path = tmp_path / "hands.parquet"
+    pq.write_table(table, parquet_path)
+    with pytest.raises(ValueError, match="the column 'win' appears more than once"):
+        list(iter_batches(parquet_path))
+    # An unknown column named twice is ignored like any unknown column.
+    csv_path.write_text("hand,win,comment,comment\n11m99m77p11s9s EE RR 333p,9s,x,y\n")
+    assert list(read_records(csv_path)) == [[{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}]]
+
+
 def test_unknown_extension_and_bad_chunk_rows(tmp_path):
     with pytest.raises(ValueError, match="unknown file type '.txt'"):
         file_format(tmp_path / "hands.txt")
