@@ -29,7 +29,10 @@ stops a run; it becomes a flagged row (``error != 0``) whose message names the
 row (counted from 0 over the whole file) and, for unreadable JSON, the file
 and line.  Writers write to a hidden ``.<name>.partial`` file beside the
 output and rename it only when closed without an exception, so a failed run
-never leaves a half-written result under the final name.
+never leaves a half-written result under the final name.  A writer holds
+``.<name>.lock`` beside the output while it is open (:mod:`fastscore._lock`): a
+second writer of the same output, in this process or another, stops with a
+ValueError before it touches anything.
 
 Output files are deterministic: the same rows give the same bytes whatever
 the chunk size (and the thread count).  JSON lines and CSV are written row by
@@ -108,6 +111,7 @@ from pathlib import Path
 import numpy as np
 
 from ._jit import threads_may_share_kernels
+from ._lock import OutputLock
 from .batch import RECORD_KEYS, HandBatch
 from .rules import ROW_IDS, SHAPE_NAMES
 from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
@@ -205,7 +209,9 @@ def parquet_file(path: str | os.PathLike):
 
     try:
         return pq.ParquetFile(path)
-    except pa.ArrowInvalid as exc:
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer
         raise ValueError(f"{path}: not a readable Parquet file ({exc})") from None
 
 
@@ -332,13 +338,24 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
         _no_duplicates(path, names, RECORD_KEYS)
         keep = [(names.index(k), k) for k in RECORD_KEYS if k in names]
         chunk: list = []
-        for row in reader:
+        while True:
+            unreadable = None
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                # A line the csv module refuses (a field over its size limit, say): flagged, and the
+                # reader goes on at the next line.
+                row, unreadable = [None], f"{name} line {reader.line_num}: {exc}"
             if not row:
                 continue
             if start_row:
                 start_row -= 1
                 continue
-            if len(row) != len(names):
+            if unreadable is not None:
+                chunk.append({_BAD_RECORD: unreadable})
+            elif len(row) != len(names):
                 # A field the header does not name, or one missing (a cut line): the row is flagged rather
                 # than a field dropped or a value defaulted.
                 chunk.append({_BAD_RECORD: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
@@ -400,7 +417,8 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
         # Batches may end at row-group boundaries; re-chunk to exactly chunk_rows.
         pending: list = []
         pending_rows = 0
-        for record_batch in pf.iter_batches(batch_size=chunk_rows, columns=columns, row_groups=groups):
+        batches = pf.iter_batches(batch_size=chunk_rows, columns=columns, row_groups=groups)
+        for record_batch in _named_errors(path, batches):
             if start_row:
                 skip = min(start_row, record_batch.num_rows)
                 record_batch, start_row = record_batch.slice(skip), start_row - skip
@@ -413,6 +431,17 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
                 pending, pending_rows = rest.to_batches(), rest.num_rows
         if pending_rows:
             yield pa.Table.from_batches(pending)
+
+
+def _named_errors(path, batches):
+    """``batches`` (record batches read from the Parquet file ``path``), with a read error (damaged
+    pages, say) raised as a ValueError that names the file."""
+    import pyarrow as pa
+
+    try:
+        yield from batches
+    except (OSError, pa.ArrowException) as exc:
+        raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
 
 
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
@@ -1070,8 +1099,14 @@ class ResultWriter:
         self._pool = None  # the thread that writes chunks (started by the first write)
         self._part_pool = None  # the thread that writes parts, beside it (with a job)
         self._in_flight = None  # the Future of the chunk being written
+        # Before anything is touched: a second run given the same output stops here.
+        self._lock = OutputLock(self.path)
         if job is not None:
-            self._open_parts(job, resume)
+            try:
+                self._open_parts(job, resume)
+            except BaseException:
+                self._lock.release()
+                raise
         try:
             self._sink = self._open_sink()
             if self._parts:  # resumed: the interrupted run's rows first
@@ -1379,6 +1414,7 @@ class ResultWriter:
         self._stop_pool()
         if self.parts_path is not None:
             shutil.rmtree(self.parts_path, ignore_errors=True)
+        self._lock.release()
 
     def abort(self) -> None:
         """Discard the partial file; the output path is not touched (idempotent).  With a ``job``,
@@ -1406,6 +1442,8 @@ class ResultWriter:
                     pass
         if self.parts_path is not None and not self._parts and idle:
             shutil.rmtree(self.parts_path, ignore_errors=True)
+        if idle:  # else the threads still write: the lock goes when the process ends
+            self._lock.release()
 
     def _stop_pool(self) -> None:
         for pool in (self._pool, self._part_pool):

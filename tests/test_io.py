@@ -156,6 +156,35 @@ def test_missing_hand_column_lists_the_schema(tmp_path, ext):
         assert column in str(info.value)
 
 
+def test_a_csv_line_the_csv_module_refuses_is_a_flagged_row(tmp_path):
+    """A field over the csv module's size limit (131,072 characters): that row is flagged, naming
+    the file and line, and the rows after it are read."""
+    path = tmp_path / "hands.csv"
+    path.write_text(f"hand,win\n11m99m77p11s9s EE RR 333p,9s\n{'1m' * 70_000},9s\n[234m] [567p] 88p 123s 456s WW,8p\n")
+    batch = next(iter_batches(path))
+    assert batch.error.tolist()[0] == 0 and batch.error.tolist()[2] == 0 and batch.error[1] != 0
+    assert batch.messages[1] == "row 1: hands.csv line 3: field larger than field limit (131072)"
+    result = score_batch(batch)
+    # Row 2: the sheungs 234m 567p 123s 456s, eyes 88p, pong WW, won on 8p: Chicken (1 point: no_flowers) -> total 20
+    assert result.total.tolist() == [56, 0, 20]
+
+
+def test_damaged_parquet_data_is_an_error_naming_the_file(tmp_path):
+    path = write_parquet(tmp_path / "hands.parquet", [dict(r, hand=f"{r['hand']} {'x' * k}") for k in range(5000)
+                                                      for r in RECORDS[:1]])
+    data = bytearray(path.read_bytes())
+    footer = pq.read_metadata(path).serialized_size + 8
+    assert len(data) > 20 * footer
+    damaged = tmp_path / "damaged.parquet"
+    damaged.write_bytes(bytes(data[:len(data) // 3]) + bytes(500) + bytes(data[len(data) // 3 + 500:]))
+    with pytest.raises(ValueError, match=r"damaged\.parquet: cannot read the Parquet data"):
+        list(iter_batches(damaged))
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(bytes(data[:-footer // 2]) + bytes(data[-8:]))  # half the footer gone, the magic kept
+    with pytest.raises(ValueError, match=r"cut\.parquet: not a readable Parquet file"):
+        list(iter_batches(cut))
+
+
 def test_a_column_named_twice_is_an_error(tmp_path):
     """Two ``win`` columns: the reader does not pick one (either choice scores other hands)."""
     csv_path = tmp_path / "hands.csv"

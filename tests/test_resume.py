@@ -325,6 +325,44 @@ def test_resume_option_errors(tmp_path, small_records):
     assert with_dask.exit_code == 2 and "single-machine" in with_dask.stderr
 
 
+def test_a_second_run_on_the_same_output_stops_and_touches_nothing(tmp_path, small_records):
+    """While one run writes OUTPUT (here a writer held open in another process), a second run
+    given the same OUTPUT exits 2 naming the lock, and leaves the first run's files as they are."""
+    source = write_input(tmp_path / "hands.jsonl", small_records[:50])
+    out = tmp_path / "out.parquet"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom fastscore import io\n"
+         f"w = io.open_writer({str(out)!r}, 'score', job={{'held': 1}})\n"
+         "print('open', flush=True)\nsys.stdin.readline()\nw.abort()\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        before = sorted(p.name for p in tmp_path.iterdir())
+        assert ".out.parquet.lock" in before and ".out.parquet.parts" in before
+        second = invoke("batch", source, "-o", out)
+        assert second.exit_code == 2
+        assert "another run is writing this output" in second.stderr and ".out.parquet.lock" in second.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == before  # not even the parts folder was taken
+    finally:
+        holder.communicate("\n", timeout=60)
+    assert holder.returncode == 0
+    # The holder let go (and removed its lock file): the same command now runs.
+    again = invoke("batch", source, "-o", out)
+    assert again.exit_code == 0, again.output
+    assert pq.read_metadata(out).num_rows == 50
+    assert hidden_files(tmp_path) == []
+
+
+def test_writers_of_one_output_in_one_process(tmp_path):
+    out = tmp_path / "out.jsonl"
+    first = io.open_writer(out, "score")
+    with pytest.raises(ValueError, match="another run is writing this output"):
+        io.open_writer(out, "score")
+    first.close()
+    io.open_writer(out, "score").close()  # free again once closed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+
+
 def test_bad_input_leaves_no_parts_folder(tmp_path):
     source = tmp_path / "hands.csv"
     source.write_text("tiles,win\n11m,9s\n")
