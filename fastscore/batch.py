@@ -122,6 +122,15 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     )
 
 
+def _text_values(field: np.ndarray):
+    """A structured array's field as :meth:`HandBatch.from_arrow` takes it: text (``U``, object) as a
+    list of str, bytes (``S``) decoded as UTF-8 (an undecodable byte becomes U+FFFD, and its row is
+    flagged by the parser), numbers as they are."""
+    if field.dtype.kind == "S":
+        return [v.decode("utf-8", "replace") for v in field.tolist()]
+    return field.tolist() if field.dtype.kind in "OU" else field
+
+
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
 class HandBatch:
     """N hands as columns (RULES.md section 2).
@@ -397,6 +406,9 @@ class HandBatch:
         ``declared`` (5, 2), ``win``, ``self_drawn``, ``seat``, ``round``,
         ``flowers``, ``streak``, ``closing``).
 
+        Text fields may be numpy ``U`` (str), ``S`` (bytes, read as UTF-8, as
+        ``h5py`` and ``np.loadtxt`` give them) or object.
+
         Raises
         ------
         ValueError
@@ -407,7 +419,7 @@ class HandBatch:
         if "hand" in names:
             import pyarrow as pa
 
-            columns = {k: array[k].tolist() if array[k].dtype.kind in "OUS" else array[k] for k in RECORD_KEYS if k in names}
+            columns = {k: _text_values(array[k]) for k in RECORD_KEYS if k in names}
             return cls.from_arrow(pa.table(columns), require_win=require_win)
         if "concealed" in names:
             fields = {k: array[k] for k in ("declared", "win", "self_drawn", "seat", "round", "flowers", "streak",

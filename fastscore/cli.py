@@ -98,7 +98,7 @@ dataset_output_option = click.option("--output", "-o", type=click.Path(path_type
                                           "with --dask a folder (Parquet dataset).")
 sample_option = click.option("--sample", type=click.IntRange(min=1),
                              help="Instead of INPUT, generate this many random hands.")
-seed_option = click.option("--seed", default=0, help="Random seed for --sample.")
+seed_option = click.option("--seed", type=int, help="Random seed for --sample (default 0).")
 chunk_rows_option = click.option("--chunk-rows", default=_DEFAULT_CHUNK_ROWS, type=click.IntRange(min=1),
                                  help="Rows read, scored and written at a time.")
 dask_option = click.option("--dask", metavar="ADDRESS|local:N",
@@ -131,6 +131,14 @@ def _batch_options(command):
     """INPUT and the options shared by ``batch`` and ``waits-batch``."""
     return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
                             chunk_rows_option, progress_option, dask_option, resume_option])
+
+
+def _seed(sample: int | None, seed: int | None) -> int:
+    """The seed of --sample (0 when not given); exit 2 when --seed comes without --sample, where it
+    would be ignored."""
+    if seed is not None and sample is None:
+        _fail("--seed goes with --sample N (it seeds the random hands)")
+    return 0 if seed is None else seed
 
 
 def _fail(message: str) -> NoReturn:
@@ -580,7 +588,7 @@ def batch(
     input: Path | None,
     output: Path | None,
     sample: int | None,
-    seed: int,
+    seed: int | None,
     rules: Path | None,
     chunk_rows: int,
     progress: bool | None,
@@ -608,6 +616,7 @@ def batch(
     Dask tasks, and OUTPUT is a folder of part.<i>.parquet files with the
     schema of the single-machine Parquet output.
     """
+    seed = _seed(sample, seed)
     if dask is not None and resume:
         _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
     if dask is not None:
@@ -624,7 +633,7 @@ def waits_batch(
     input: Path | None,
     output: Path | None,
     sample: int | None,
-    seed: int,
+    seed: int | None,
     rules: Path | None,
     chunk_rows: int,
     progress: bool | None,
@@ -637,6 +646,7 @@ def waits_batch(
     n_waits, waits_json ({tile: {discard, self_draw}}), error; with --sample
     the generated hand's columns (as input) come first.
     """
+    seed = _seed(sample, seed)
     if dask is not None and resume:
         _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
     if dask is not None:
@@ -660,7 +670,7 @@ def encode(
     input: Path | None,
     waits: bool,
     sample: int | None,
-    seed: int,
+    seed: int | None,
     chunk_rows: int,
 ) -> None:
     """Parse INPUT once (or generate --sample N hands) and write the hands as columns
@@ -677,6 +687,7 @@ def encode(
 
     if (input is None) == (sample is None):
         _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
+    seed = _seed(sample, seed)
     try:
         if io.file_format(output) != "parquet":
             _fail(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
@@ -843,7 +854,7 @@ def survey(
     rules: Path | None,
     compare: Path | None,
     sample: int | None,
-    seed: int,
+    seed: int | None,
     suits: str,
     honours: bool,
     chunk_rows: int,
@@ -863,6 +874,7 @@ def survey(
     from .survey import plan_survey
     from .survey import survey as run_survey
 
+    seed = _seed(sample, seed)
     table = _rule_table(rules)
     other = _rule_table(compare) if compare is not None else None
     show = progress if progress is not None else sys.stderr.isatty()

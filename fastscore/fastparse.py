@@ -430,7 +430,11 @@ def _flowers(data, s, e):
 
 @jit
 def _wind(data, s, e, byte_wind):
-    """Seat or round ``'E' 'S' 'W' 'N'`` (``tiles.parse_wind``), not empty: ``(code, wind)``."""
+    """Seat or round ``'E' 'S' 'W' 'N'`` (``tiles.parse_wind``, spaces around it ignored), not empty:
+    ``(code, wind)``."""
+    if _has_non_ascii(data, s, e):
+        return DEFER, 0  # Python's Unicode strip decides
+    s, e = _strip(data, s, e)
     w = byte_wind[data[s]] if e - s == 1 else -1
     if w < 0:
         return _BAD_CONTEXT, 0

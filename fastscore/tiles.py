@@ -292,9 +292,10 @@ def parse_flowers(text: str) -> tuple[int, ...]:
 
 
 def parse_wind(value, field: str) -> int:
-    """Seat or round wind ``"E" "S" "W" "N"`` (or 0-3) as 0-3."""
-    if isinstance(value, str) and value in WINDS and len(value) == 1:
-        return WINDS.index(value)
+    """Seat or round wind ``"E" "S" "W" "N"`` (or 0-3) as 0-3; spaces around the letter are ignored,
+    as around a tile or a flag."""
+    if isinstance(value, str) and value.strip() in WINDS and len(value.strip()) == 1:
+        return WINDS.index(value.strip())
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value <= 3:
         return int(value)
     raise HandError(ErrorCode.BAD_CONTEXT, f"{field} {_shown(value)} is not a wind (E, S, W or N)")

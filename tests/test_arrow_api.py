@@ -35,6 +35,17 @@ def test_from_structured_records_and_arrays():
     assert got.is_win.all()
 
 
+def test_from_structured_bytes_fields():
+    """Text as numpy bytes (``S``, as h5py and np.loadtxt give it) reads as UTF-8; a row whose bytes
+    do not decode is flagged, naming the bad character, and the other rows are scored."""
+    as_bytes = np.array([(SEED["hand"].encode(), b"9s", True, b"S"), (b"11m99m77p11s9s EE RR 33\xffp", b"9s", False, b"E")],
+                        dtype=[("hand", "S40"), ("win", "S3"), ("self_drawn", "?"), ("seat", "S1")])
+    batch = fastscore.HandBatch.from_structured(as_bytes)
+    assert batch.error.tolist()[0] == 0 and batch.error[1] != 0
+    assert batch.messages[1].startswith("row 1: '33\ufffdp': unknown letter '\ufffd'")
+    assert fastscore.score_batch(batch).total.tolist() == [57, 0]  # as the str record of the test above
+
+
 def test_to_arrow_has_the_parquet_schema():
     result = fastscore.score_batch(fastscore.HandBatch.from_records([SEED]))
     table = result.to_arrow()

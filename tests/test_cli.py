@@ -296,6 +296,10 @@ def test_batch_argument_errors(tmp_path):
     assert bad_ext.exit_code == 2 and "unknown file type" in bad_ext.stderr
     missing = invoke("batch", tmp_path / "nope.jsonl")
     assert missing.exit_code == 2 and "nope.jsonl" in missing.stderr
+    for command in ("batch", "waits-batch", "encode"):  # --seed would be ignored: an error, not silence
+        seeded = invoke(command, source, "--seed", "5", "-o", tmp_path / "seeded.parquet")
+        assert seeded.exit_code == 2 and "--seed goes with --sample" in seeded.stderr
+    assert not (tmp_path / "seeded.parquet").exists()
 
 
 def test_batch_progress_bar(tmp_path):

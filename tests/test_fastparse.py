@@ -294,7 +294,7 @@ def test_csv_style_strings_agree():
         "hand": ["11m99m77p11s9s EE RR 333p"] * 6,
         "win": ["9s"] * 6,
         "self_drawn": ["true", "False", " yes ", "0", "", "maybe"],
-        "seat": ["E", "S", "W", "N", "", "X"],
+        "seat": ["E", " S", "W\t", "N", "", "X"],  # spaces around a wind are ignored, as around a tile or flag
         "round": ["S", "", "E", "E", "N", "E"],
         "flowers": ["1f5f", "15f", "1f 5f", "", "9f", "1f"],
         "streak": ["0", "3", " 12 ", "", "1001", "+2"],
@@ -302,6 +302,7 @@ def test_csv_style_strings_agree():
     })
     fast = assert_same(table)
     assert fast.flowers.tolist()[:4] == [17, 17, 17, 0]
+    assert fast.seat.tolist()[:4] == [0, 1, 2, 3] and fast.error.tolist()[:4] == [0, 0, 0, 0]
 
 
 def test_numeric_context_columns_agree():
