@@ -475,6 +475,16 @@ def _job(kind: str, input: Path | None, sample: int | None, seed: int, table) ->
     return job
 
 
+def _kept_parts(writer, how: str) -> bool:
+    """After a run stopped early (``how``: "interrupted", "stopped"): say on stderr which rows its
+    parts folder keeps for --resume, if any; False when it keeps none."""
+    if writer is None or writer.parts_path is None or not writer.parts_path.exists():
+        return False
+    click.echo(f"{how}: the first {writer.kept_rows:,} rows are kept in {writer.parts_path}; "
+               f"run the same command with --resume to continue", err=True)
+    return True
+
+
 def _run_batch(
     *,
     kind: str,
@@ -560,13 +570,11 @@ def _run_batch(
                 bar.update(len(batch))
     except (ValueError, OSError) as exc:
         bar.close()
+        _kept_parts(writer, "stopped")
         _fail(str(exc))
     except KeyboardInterrupt:
         bar.close()
-        if writer is not None and writer.parts_path.exists():
-            click.echo(f"interrupted: the first {writer.rows_written:,} rows are kept in {writer.parts_path}; "
-                       f"run the same command with --resume to continue", err=True)
-        else:
+        if not _kept_parts(writer, "interrupted"):
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(130) from None
     bar.close()

@@ -1115,6 +1115,11 @@ class ResultWriter:
             self.abort()
             raise
 
+    @property
+    def kept_rows(self) -> int:
+        """Rows held by the completed parts (with a ``job``): what a resumed run keeps."""
+        return self._parts[-1][1] if self._parts else 0
+
     def __enter__(self) -> "ResultWriter":
         return self
 

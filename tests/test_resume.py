@@ -363,6 +363,23 @@ def test_writers_of_one_output_in_one_process(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
 
 
+def test_input_damaged_midway_keeps_the_parts_and_says_so(tmp_path, small_records):
+    source = write_input(tmp_path / "hands.parquet", small_records)  # row groups of 1,500
+    data = bytearray(source.read_bytes())
+    last_group = pq.read_metadata(source).row_group(pq.read_metadata(source).num_row_groups - 1)
+    start = last_group.column(0).data_page_offset
+    data[start + 16:start + 216] = bytes(200)  # inside the last row group's hand pages
+    source.write_bytes(bytes(data))
+    out = tmp_path / "out.parquet"
+    result = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK)
+    assert result.exit_code == 2
+    assert "hands.parquet: cannot read the Parquet data" in result.stderr
+    kept = next(line for line in result.stderr.splitlines() if line.startswith("stopped: the first "))
+    rows = int(kept.removeprefix("stopped: the first ").split()[0].replace(",", ""))
+    assert rows > 0 and rows % SMALL_CHUNK == 0 and parts_of(out).name in kept
+    assert not out.exists() and len(list(parts_of(out).glob("part-*"))) == rows // SMALL_CHUNK
+
+
 def test_bad_input_leaves_no_parts_folder(tmp_path):
     source = tmp_path / "hands.csv"
     source.write_text("tiles,win\n11m,9s\n")
