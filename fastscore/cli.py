@@ -186,7 +186,8 @@ def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
     return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
 
 
-def _context_line(seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
+def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
+    """The context options of a single-hand command, as its first line shows them."""
     parts = [f"seat {seat}", f"round {round}", f"flowers {flowers or 'none'}"]
     if streak:
         parts.append(f"streak {streak}")
@@ -201,27 +202,18 @@ def _context_line(seat: str, round: str, flowers: str, streak: int, closing: boo
 @app.command()
 @_hand_options(win=True)
 def score(
-    hand: str,
-    win: str,
-    self_drawn: bool,
-    seat: str,
-    round: str,
-    flowers: str,
-    streak: int,
-    closing: bool,
-    rules: Path | None,
-    as_json: bool,
+    hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context
 ) -> None:
     """Score one winning hand: its rows, points, Chicken, legality, total and payout.
 
     HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
     """
     from .score import score as score_hand
+    from .tiles import parse_wind
 
     table = _rule_table(rules)
     try:
-        result = score_hand(hand, win, self_drawn=self_drawn, seat=seat, round=round, flowers=flowers,
-                            streak=streak, closing=closing, rules=table)
+        result = score_hand(hand, win, self_drawn=self_drawn, rules=table, **context)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
@@ -230,7 +222,7 @@ def score(
     from rich.table import Table
 
     console = _console()
-    console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
+    console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
@@ -239,7 +231,7 @@ def score(
     for rid, points in result.rows.items():
         rows.add_row(rid, str(points), table.sources.get(rid, ""))
     console.print(rows)
-    minimum = int(table.minimum["ESWN".index(round)])
+    minimum = int(table.minimum[parse_wind(context["round"], "round")])
     console.print(f"shape    {result.shape}")
     console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
     console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")
@@ -249,16 +241,7 @@ def score(
 @app.command()
 @_hand_options(win=True)
 def interpretations(
-    hand: str,
-    win: str,
-    self_drawn: bool,
-    seat: str,
-    round: str,
-    flowers: str,
-    streak: int,
-    closing: bool,
-    rules: Path | None,
-    as_json: bool,
+    hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context
 ) -> None:
     """List every interpretation of one winning hand with its groups, rows, points and payout.
 
@@ -268,8 +251,7 @@ def interpretations(
     from .score import score as score_hand
 
     table = _rule_table(rules)
-    kwargs = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, streak=streak,
-                  closing=closing, rules=table)
+    kwargs = dict(self_drawn=self_drawn, rules=table, **context)
     try:
         found = all_interpretations(hand, win, **kwargs)
         best = score_hand(hand, win, **kwargs)
@@ -278,7 +260,7 @@ def interpretations(
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
-    click.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(seat, round, flowers, streak, closing)}")
+    click.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
     if not found:
         click.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
@@ -296,14 +278,7 @@ def interpretations(
 @app.command()
 @_hand_options(win=False)
 def waits(
-    hand: str,
-    seat: str,
-    round: str,
-    flowers: str,
-    streak: int,
-    closing: bool,
-    rules: Path | None,
-    as_json: bool,
+    hand: str, rules: Path | None, as_json: bool, **context
 ) -> None:
     """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw.
 
@@ -313,8 +288,7 @@ def waits(
 
     table = _rule_table(rules)
     try:
-        result = waits_one(hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing,
-                           rules=table)
+        result = waits_one(hand, rules=table, **context)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
@@ -324,7 +298,7 @@ def waits(
     from rich.table import Table
 
     console = _console()
-    console.print(f"{hand}; {_context_line(seat, round, flowers, streak, closing)}")
+    console.print(f"{hand}; {_context_line(**context)}")
     if not tiles:
         console.print("not ready: no tile completes the hand")
         return
@@ -590,19 +564,24 @@ def _run_batch(
     summary.print(console)
 
 
+def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
+                   rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
+                   resume: bool) -> None:
+    """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
+    seed = _seed(sample, seed)
+    if dask is not None and resume:
+        _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
+    if dask is not None:
+        return _run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
+                         chunk_rows=chunk_rows, progress=progress)
+    _no_folders(input, output)
+    _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
+               chunk_rows=chunk_rows, progress=progress, resume=resume)
+
+
 @app.command()
 @_batch_options
-def batch(
-    input: Path | None,
-    output: Path | None,
-    sample: int | None,
-    seed: int | None,
-    rules: Path | None,
-    chunk_rows: int,
-    progress: bool | None,
-    dask: str | None,
-    resume: bool,
-) -> None:
+def batch(**options) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
 
     INPUT: hand records, .jsonl, .csv or .parquet (columns hand, win,
@@ -624,45 +603,19 @@ def batch(
     Dask tasks, and OUTPUT is a folder of part.<i>.parquet files with the
     schema of the single-machine Parquet output.
     """
-    seed = _seed(sample, seed)
-    if dask is not None and resume:
-        _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
-    if dask is not None:
-        return _run_dask(kind="score", address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress)
-    _no_folders(input, output)
-    _run_batch(kind="score", input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress, resume=resume)
+    _batch_command("score", **options)
 
 
 @app.command("waits-batch")
 @_batch_options
-def waits_batch(
-    input: Path | None,
-    output: Path | None,
-    sample: int | None,
-    seed: int | None,
-    rules: Path | None,
-    chunk_rows: int,
-    progress: bool | None,
-    dask: str | None,
-    resume: bool,
-) -> None:
+def waits_batch(**options) -> None:
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
     Like batch (INPUT the same records); the win column is not needed.  Output columns:
     n_waits, waits_json ({tile: {discard, self_draw}}), error; with --sample
     the generated hand's columns (as input) come first.
     """
-    seed = _seed(sample, seed)
-    if dask is not None and resume:
-        _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
-    if dask is not None:
-        return _run_dask(kind="waits", address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress)
-    _no_folders(input, output)
-    _run_batch(kind="waits", input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress, resume=resume)
+    _batch_command("waits", **options)
 
 
 @app.command()

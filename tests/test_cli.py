@@ -67,6 +67,11 @@ def test_score_table():
     assert "shape    nico_nico" in out
     assert "total    57  (legal: round minimum 20)" in out
     assert "payout   57" in out
+    # A wind with spaces around it, as a CSV cell may hold one: the South round's minimum, from the rule table.
+    south = invoke("score", NICO, "--win", "9s", "--self-drawn", "--seat", "S", "--round", " S ")
+    assert south.exit_code == 0, south.output
+    minimum = int(fastscore.load_rules().minimum[1])
+    assert f"total    57  (legal: round minimum {minimum})" in south.stdout and "round  S " in south.stdout
 
 
 def test_score_context_options():
