@@ -201,9 +201,7 @@ def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: 
 
 @app.command()
 @_hand_options(win=True)
-def score(
-    hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context
-) -> None:
+def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context) -> None:
     """Score one winning hand: its rows, points, Chicken, legality, total and payout.
 
     HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
@@ -240,9 +238,7 @@ def score(
 
 @app.command()
 @_hand_options(win=True)
-def interpretations(
-    hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context
-) -> None:
+def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context) -> None:
     """List every interpretation of one winning hand with its groups, rows, points and payout.
 
     HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
@@ -277,9 +273,7 @@ def interpretations(
 
 @app.command()
 @_hand_options(win=False)
-def waits(
-    hand: str, rules: Path | None, as_json: bool, **context
-) -> None:
+def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
     """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw.
 
     HAND: the 16 tiles, e.g. '11m99m77p11s9s EE RR 33p' (RULES.md section 8).

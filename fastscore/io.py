@@ -322,7 +322,7 @@ def _no_duplicates(path, names, wanted) -> None:
     twice = sorted({k for k in names if k in wanted and names.count(k) > 1})
     if twice:
         raise ValueError(f"{path}: the column{'s' if len(twice) > 1 else ''} {', '.join(repr(k) for k in twice)} "
-                         f"appear{'' if len(twice) > 1 else 's'} more than once in the header")
+                         f"appear{'' if len(twice) > 1 else 's'} more than once among its columns")
 
 
 def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
