@@ -5,13 +5,16 @@ and parts folder; the second would take the first's parts for an interrupted
 run's and remove them.  :class:`OutputLock` takes ``.<name>.lock`` in the
 output's folder with ``flock`` (released by the operating system when the
 process ends, however it ends), so the second run stops at once with a clear
-message and touches nothing.  On systems without ``fcntl`` (Windows) there is
+message and touches nothing.  The lock is let go by :meth:`OutputLock.release`,
+or when the lock object is garbage-collected (a writer dropped without being
+closed, in a notebook say).  On systems without ``fcntl`` (Windows) there is
 no lock.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 
 try:
@@ -20,8 +23,19 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
 
+def _let_go(path: Path, fd: int) -> None:
+    """Remove the lock file ``path`` and close ``fd``, letting go of its lock."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    os.close(fd)
+
+
 class OutputLock:
     """The lock of the output ``path``: ``.<name>.lock`` beside it, taken by the constructor.
+
+    Use :meth:`release`, or the lock as a context manager.
 
     Raises
     ------
@@ -32,17 +46,20 @@ class OutputLock:
     def __init__(self, path: str | os.PathLike):
         path = Path(path)
         self.path = path.with_name(f".{path.name}.lock")
-        self._fd: int | None = None
+        self._finalizer = None
         if fcntl is None:  # pragma: no cover - Windows
             return
         while True:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except BlockingIOError:  # another open file description holds it
                 os.close(fd)
                 raise ValueError(f"{path}: another run is writing this output (it holds {self.path}); "
                                  f"wait for it to finish, or give another output") from None
+            except OSError:
+                os.close(fd)
+                raise
             # The holder before us removes the file as it lets go: if ours is no longer the file at
             # the path, a third run may have made a new one and locked that; try again on it.
             try:
@@ -50,17 +67,17 @@ class OutputLock:
             except FileNotFoundError:
                 same = False
             if same:
-                self._fd = fd
+                self._finalizer = weakref.finalize(self, _let_go, self.path, fd)
                 return
             os.close(fd)
 
     def release(self) -> None:
         """Remove the lock file and let go (idempotent)."""
-        if self._fd is None:
-            return
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-        os.close(self._fd)
-        self._fd = None
+        if self._finalizer is not None:
+            self._finalizer()  # runs once
+
+    def __enter__(self) -> "OutputLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()

@@ -60,10 +60,26 @@ def _skip_blas_probe() -> None:
         del sys.modules[blas]
 
 
-@click.group(name="fastscore", no_args_is_help=True, context_settings={"show_default": True},
+class _Commands(click.Group):
+    """The command group: Ctrl-C anywhere in a command exits 130 (click's own handling says
+    "Aborted!" and exits 1)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
+
+
+@click.group(name="fastscore", cls=_Commands, invoke_without_command=True, context_settings={"show_default": True},
              help="Score LRC-style Taiwanese 16-tile mahjong hands (RULES.md), one at a time or in batches.")
 @click.version_option(package_name="fastscore", message="fastscore %(version)s", help="Show the version and exit.")
-def app() -> None:
+@click.pass_context
+def app(ctx: click.Context) -> None:
+    if ctx.invoked_subcommand is None:  # no command: the help on stdout, exit 2 (a usage error)
+        click.echo(ctx.get_help())
+        ctx.exit(2)
     # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
     from ._cache import kernel_cache_dir
 
@@ -188,7 +204,7 @@ def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
 
 def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
     """The context options of a single-hand command, as its first line shows them."""
-    parts = [f"seat {seat}", f"round {round}", f"flowers {flowers or 'none'}"]
+    parts = [f"seat {seat.strip() or 'E'}", f"round {round.strip() or 'E'}", f"flowers {flowers or 'none'}"]
     if streak:
         parts.append(f"streak {streak}")
     if closing:
@@ -229,7 +245,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     for rid, points in result.rows.items():
         rows.add_row(rid, str(points), table.sources.get(rid, ""))
     console.print(rows)
-    minimum = int(table.minimum[parse_wind(context["round"], "round")])
+    minimum = int(table.minimum[parse_wind(context["round"] or "E", "round")])  # "" is East, as in score()
     console.print(f"shape    {result.shape}")
     console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
     console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")
@@ -443,13 +459,16 @@ def _job(kind: str, input: Path | None, sample: int | None, seed: int, table) ->
     return job
 
 
-def _kept_parts(writer, how: str) -> bool:
-    """After a run stopped early (``how``: "interrupted", "stopped"): say on stderr which rows its
-    parts folder keeps for --resume, if any; False when it keeps none."""
+def _kept_parts(writer, interrupted: bool) -> bool:
+    """After a run stopped early (Ctrl-C, or an error): say on stderr which rows its parts folder keeps
+    for --resume, if any; False when it keeps none."""
     if writer is None or writer.parts_path is None or not writer.parts_path.exists():
         return False
-    click.echo(f"{how}: the first {writer.kept_rows:,} rows are kept in {writer.parts_path}; "
-               f"run the same command with --resume to continue", err=True)
+    kept = f"the first {writer.kept_rows:,} rows are kept in {writer.parts_path}"
+    if interrupted:
+        click.echo(f"interrupted: {kept}; run the same command with --resume to continue", err=True)
+    else:  # a --resume reads the same input again: of use only after a passing fault (a read error, say)
+        click.echo(f"stopped: {kept}; --resume continues from there if the input, unchanged, reads again", err=True)
     return True
 
 
@@ -538,11 +557,11 @@ def _run_batch(
                 bar.update(len(batch))
     except (ValueError, OSError) as exc:
         bar.close()
-        _kept_parts(writer, "stopped")
+        _kept_parts(writer, interrupted=False)
         _fail(str(exc))
     except KeyboardInterrupt:
         bar.close()
-        if not _kept_parts(writer, "interrupted"):
+        if not _kept_parts(writer, interrupted=True):
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(130) from None
     bar.close()

@@ -296,7 +296,8 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
 
     with pq.ParquetFile(part.path) as pf:
         columns, encoded = io.hand_columns(part.path, pf.schema_arrow.names)
-        table = pf.read_row_groups(list(part.row_groups), columns=columns)
+        with io.parquet_read_errors(part.path):
+            table = pf.read_row_groups(list(part.row_groups), columns=columns)
     batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win)
     io._renumber(batch, part.offset)
     return batch

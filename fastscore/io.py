@@ -196,6 +196,19 @@ def is_empty(path: str | os.PathLike) -> bool:
     return os.path.getsize(path) == 0
 
 
+@contextlib.contextmanager
+def parquet_read_errors(path: str | os.PathLike):
+    """Raise a read error of the Parquet file ``path`` (damaged pages, say) as a ValueError that names it."""
+    import pyarrow as pa
+
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except (OSError, pa.ArrowException) as exc:
+        raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
+
+
 def parquet_file(path: str | os.PathLike):
     """``pyarrow.parquet.ParquetFile(path)`` of an input file.
 
@@ -327,9 +340,16 @@ def _no_duplicates(path, names, wanted) -> None:
 
 def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     name = Path(path).name
+    # The csv module refuses fields over 131,072 characters by default, and after refusing one it
+    # cannot find where the record ends (a quoted field may span lines): long fields are read, and
+    # the parser flags the record as any other bad hand.
+    csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
         reader = csv.reader(f)
-        header = next((row for row in reader if row), None)  # the first line that is not empty
+        try:
+            header = next((row for row in reader if row), None)  # the first line that is not empty
+        except csv.Error as exc:
+            raise ValueError(f"{path} line {reader.line_num}: {exc}") from None
         if header is None:
             return  # only empty lines: no records, as a JSON lines file of blank lines
         names = [h.strip() for h in header]
@@ -339,23 +359,20 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
         keep = [(names.index(k), k) for k in RECORD_KEYS if k in names]
         chunk: list = []
         while True:
-            unreadable = None
             try:
                 row = next(reader)
             except StopIteration:
                 break
             except csv.Error as exc:
-                # A line the csv module refuses (a field over its size limit, say): flagged, and the
-                # reader goes on at the next line.
-                row, unreadable = [None], f"{name} line {reader.line_num}: {exc}"
+                # Where the next record starts is unknown: the file stops here, named, rather than
+                # its later rows being read out of line with its records.
+                raise ValueError(f"{path} line {reader.line_num}: {exc}") from None
             if not row:
                 continue
             if start_row:
                 start_row -= 1
                 continue
-            if unreadable is not None:
-                chunk.append({_BAD_RECORD: unreadable})
-            elif len(row) != len(names):
+            if len(row) != len(names):
                 # A field the header does not name, or one missing (a cut line): the row is flagged rather
                 # than a field dropped or a value defaulted.
                 chunk.append({_BAD_RECORD: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
@@ -369,6 +386,10 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
             yield chunk
 
 
+#: The csv module's field size limit while fastscore reads CSV (its default is 131,072).
+_CSV_FIELD_LIMIT = 2**31 - 1
+
+
 def hand_columns(path, names) -> tuple[list[str], bool]:
     """The columns to read from a Parquet file of hands whose columns are ``names``, and whether
     they are encoded hands (a ``concealed`` column) rather than notation records.
@@ -379,7 +400,7 @@ def hand_columns(path, names) -> tuple[list[str], bool]:
         Neither a ``concealed`` nor a ``hand`` column.
     """
     names = list(names)
-    _no_duplicates(path, names, RECORD_KEYS + ENCODED_COLUMNS)
+    _no_duplicates(path, names, ENCODED_COLUMNS if "concealed" in names else RECORD_KEYS)
     if "concealed" in names:
         if "declared" not in names:
             # Read without it, every hand with a declared set would silently become a different hand.
@@ -434,14 +455,10 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
 
 
 def _named_errors(path, batches):
-    """``batches`` (record batches read from the Parquet file ``path``), with a read error (damaged
-    pages, say) raised as a ValueError that names the file."""
-    import pyarrow as pa
-
-    try:
+    """``batches`` (record batches read from the Parquet file ``path``), a read error raised as
+    :func:`parquet_read_errors` raises it."""
+    with parquet_read_errors(path):
         yield from batches
-    except (OSError, pa.ArrowException) as exc:
-        raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
 
 
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
@@ -796,12 +813,18 @@ def write_encoded(batches, path: str | os.PathLike) -> int:
     batches : HandBatch or iterable of HandBatch
         The rows, in order (for instance :func:`iter_batches` of a notation file).
     path : str or Path
-        A ``.parquet`` / ``.pq`` file; written as ``.<name>.partial`` and renamed when complete.
+        A ``.parquet`` / ``.pq`` file; written as ``.<name>.partial`` and renamed when complete,
+        holding the output's lock (:mod:`fastscore._lock`) meanwhile.
 
     Returns
     -------
     int
         Rows written.  Row groups hold :data:`ROW_GROUP_ROWS` rows, so the same hands make the same bytes.
+
+    Raises
+    ------
+    ValueError
+        ``path`` is not a Parquet file name, or another run is writing it.
 
     Examples
     --------
@@ -814,21 +837,22 @@ def write_encoded(batches, path: str | os.PathLike) -> int:
     path = Path(path)
     partial = path.with_name(f".{path.name}.partial")
     schema = encoded_schema()
-    sink = _ParquetSink(partial, schema, options=_ENCODED_OPTIONS)
-    rows = 0
-    try:
-        for batch in batches:
-            sink.write(encoded_table(batch))
-            rows += len(batch)
-        sink.close()
-        os.replace(partial, path)
-    except BaseException:
+    with OutputLock(path):  # the same lock as a ResultWriter of this output
+        sink = _ParquetSink(partial, schema, options=_ENCODED_OPTIONS)
+        rows = 0
         try:
-            sink.close(flush=False)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
-        raise
+            for batch in batches:
+                sink.write(encoded_table(batch))
+                rows += len(batch)
+            sink.close()
+            os.replace(partial, path)
+        except BaseException:
+            try:
+                sink.close(flush=False)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(partial)
+            raise
     return rows
 
 

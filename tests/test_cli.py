@@ -398,6 +398,25 @@ def test_help_lists_commands():
     assert result.exit_code == 0
     for command in ("score", "interpretations", "batch", "waits", "waits-batch"):
         assert command in result.stdout
+    bare = invoke()  # no command: the same help on stdout, and the exit status of a usage error
+    assert bare.exit_code == 2 and bare.stdout == result.stdout
+
+
+def test_ctrl_c_in_any_command_exits_130(monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys.modules["fastscore.score"], "score", interrupted)  # the module, not fastscore.score()
+    result = invoke("score", NICO, "--win", "9s")
+    assert result.exit_code == 130 and result.stderr.strip().endswith("interrupted")
+    assert "Aborted" not in result.output
+
+
+def test_an_empty_round_is_east():
+    """``--round ''`` reads as East, as in ``fastscore.score`` (and a CSV cell left empty)."""
+    result = invoke("score", NICO, "--win", "9s", "--round", "")
+    assert result.exit_code == 0, result.output
+    assert "round E," in result.stdout and "total    56  (legal: round minimum 20)" in result.stdout
 
 
 def test_score_does_not_import_pyarrow():

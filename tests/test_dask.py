@@ -340,6 +340,23 @@ def test_plan_partitions_errors(tmp_path):
         plan_partitions(tmp_path / "empty")
 
 
+def test_a_damaged_partition_is_an_error_naming_its_file(tmp_path):
+    """A task reading damaged pages raises what the single-machine reader raises: a ValueError naming the file."""
+    from fastscore.dask import _read_partition
+
+    path = tmp_path / "hands.parquet"
+    records = io.hand_records(sample_winning(4_000, 3))
+    pq.write_table(pa.Table.from_pylist(records), path, row_group_size=1_000)
+    data = bytearray(path.read_bytes())
+    start = pq.read_metadata(path).row_group(2).column(0).data_page_offset
+    data[start + 16:start + 216] = bytes(200)
+    path.write_bytes(bytes(data))
+    parts = plan_partitions(path, partition_rows=1_000)
+    assert len(_read_partition(parts[0], True)) == 1_000  # an undamaged row group reads
+    with pytest.raises(ValueError, match=r"hands\.parquet: cannot read the Parquet data"):
+        _read_partition(parts[2], True)
+
+
 def test_output_folder_rules(data, tmp_path):
     out = tmp_path / "out"
     score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS)

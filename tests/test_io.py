@@ -156,17 +156,35 @@ def test_missing_hand_column_lists_the_schema(tmp_path, ext):
         assert column in str(info.value)
 
 
-def test_a_csv_line_the_csv_module_refuses_is_a_flagged_row(tmp_path):
-    """A field over the csv module's size limit (131,072 characters): that row is flagged, naming
-    the file and line, and the rows after it are read."""
+def test_long_csv_fields_are_read_and_flagged_in_line(tmp_path):
+    """Fields over the csv module's default size limit (131,072 characters) are read, so the parser
+    flags their record and every later row stays in line with its record, also when the long field
+    is quoted across lines (the csv module, refusing it, would lose where the record ends)."""
+    seed, other = "11m99m77p11s9s EE RR 333p", "[234m] [567p] 88p 123s 456s WW"
     path = tmp_path / "hands.csv"
-    path.write_text(f"hand,win\n11m99m77p11s9s EE RR 333p,9s\n{'1m' * 70_000},9s\n[234m] [567p] 88p 123s 456s WW,8p\n")
+    path.write_text(f'hand,win\n{seed},9s\n"{"x" * 140_000}\n{seed},1s\nend",9s\n{"1m" * 70_000},9s\n{other},8p\n')
     batch = next(iter_batches(path))
-    assert batch.error.tolist()[0] == 0 and batch.error.tolist()[2] == 0 and batch.error[1] != 0
-    assert batch.messages[1] == "row 1: hands.csv line 3: field larger than field limit (131072)"
-    result = score_batch(batch)
-    # Row 2: the sheungs 234m 567p 123s 456s, eyes 88p, pong WW, won on 8p: Chicken (1 point: no_flowers) -> total 20
-    assert result.total.tolist() == [56, 0, 20]
+    assert len(batch) == 4 and batch.error.tolist()[0] == 0 and batch.error.tolist()[3] == 0
+    assert batch.error[1] != 0 and batch.messages[1].startswith("row 1: 'xxxx")
+    assert batch.error[2] != 0 and "(140,000 characters) holds" in batch.messages[2]
+    # Row 0: Nico Nico, 51 points + mahjong_base 5 = 56.  Row 3: the sheungs 234m 567p 123s 456s, eyes 88p,
+    # pong WW, won on 8p: Chicken (1 point, no_flowers) -> total the round minimum, 20.
+    assert score_batch(batch).total.tolist() == [56, 0, 0, 20]
+
+
+def test_a_csv_line_the_csv_module_refuses_stops_the_file(tmp_path, monkeypatch):
+    """Where the next record starts is unknown after such a line: the file stops, naming the line."""
+    import csv
+
+    monkeypatch.setattr("fastscore.io._CSV_FIELD_LIMIT", 1_000)
+    limit = csv.field_size_limit(1_000)  # what a smaller limit left by someone else would do
+    try:
+        path = tmp_path / "hands.csv"
+        path.write_text(f"hand,win\n11m99m77p11s9s EE RR 333p,9s\n{'1m' * 1_000},9s\n")
+        with pytest.raises(ValueError, match=r"hands\.csv line 3: field larger than field limit \(1000\)"):
+            list(iter_batches(path))
+    finally:
+        csv.field_size_limit(limit)
 
 
 def test_damaged_parquet_data_is_an_error_naming_the_file(tmp_path):
@@ -197,9 +215,14 @@ def test_a_column_named_twice_is_an_error(tmp_path):
     pq.write_table(table, parquet_path)
     with pytest.raises(ValueError, match="the column 'win' appears more than once"):
         list(iter_batches(parquet_path))
-    # An unknown column named twice is ignored like any unknown column.
+    # An unknown column named twice is ignored like any unknown column, in CSV and in Parquet ('message'
+    # is a column of encoded files, not of notation ones).
     csv_path.write_text("hand,win,comment,comment\n11m99m77p11s9s EE RR 333p,9s,x,y\n")
     assert list(read_records(csv_path)) == [[{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}]]
+    table = pa.Table.from_arrays([pa.array(["11m99m77p11s9s EE RR 333p"]), pa.array(["9s"]), pa.array(["a"]),
+                                  pa.array(["b"])], names=["hand", "win", "message", "message"])
+    pq.write_table(table, parquet_path)
+    assert next(iter_batches(parquet_path)).error.tolist() == [0]
 
 
 def test_unknown_extension_and_bad_chunk_rows(tmp_path):

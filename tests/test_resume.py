@@ -12,6 +12,7 @@ KeyboardInterrupt after some chunks.
 from __future__ import annotations
 
 import csv
+import gc
 import importlib
 import json
 import os
@@ -354,13 +355,23 @@ def test_a_second_run_on_the_same_output_stops_and_touches_nothing(tmp_path, sma
 
 
 def test_writers_of_one_output_in_one_process(tmp_path):
-    out = tmp_path / "out.jsonl"
+    out = tmp_path / "out.parquet"
     first = io.open_writer(out, "score")
     with pytest.raises(ValueError, match="another run is writing this output"):
         io.open_writer(out, "score")
+    with pytest.raises(ValueError, match="another run is writing this output"):  # encode: the same lock
+        io.write_encoded(fastscore.sample_winning(10, 1), out)
     first.close()
     io.open_writer(out, "score").close()  # free again once closed
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.parquet"]
+    assert io.write_encoded(fastscore.sample_winning(10, 1), out) == 10 and hidden_files(tmp_path) == []
+    # A writer dropped without close() lets go of the lock when it is collected (a notebook's kernel
+    # lives on); its partial file is left, and the next writer replaces it.
+    dropped = io.open_writer(out, "score")
+    del dropped
+    gc.collect()
+    io.open_writer(out, "score").close()
+    assert hidden_files(tmp_path) == []
 
 
 def test_input_damaged_midway_keeps_the_parts_and_says_so(tmp_path, small_records):
@@ -375,6 +386,7 @@ def test_input_damaged_midway_keeps_the_parts_and_says_so(tmp_path, small_record
     assert result.exit_code == 2
     assert "hands.parquet: cannot read the Parquet data" in result.stderr
     kept = next(line for line in result.stderr.splitlines() if line.startswith("stopped: the first "))
+    assert "--resume continues from there if the input, unchanged, reads again" in kept
     rows = int(kept.removeprefix("stopped: the first ").split()[0].replace(",", ""))
     assert rows > 0 and rows % SMALL_CHUNK == 0 and parts_of(out).name in kept
     assert not out.exists() and len(list(parts_of(out).glob("part-*"))) == rows // SMALL_CHUNK
