@@ -71,7 +71,7 @@ def test_score_table():
     south = invoke("score", NICO, "--win", "9s", "--self-drawn", "--seat", "S", "--round", " S ")
     assert south.exit_code == 0, south.output
     minimum = int(fastscore.load_rules().minimum[1])
-    assert f"total    57  (legal: round minimum {minimum})" in south.stdout and "round  S " in south.stdout
+    assert f"total    57  (legal: round minimum {minimum})" in south.stdout and "round S," in south.stdout
 
 
 def test_score_context_options():
