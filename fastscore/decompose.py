@@ -336,17 +336,6 @@ def sixteen_orphans_eyes(counts, n_declared):
 
 
 @jit_inline
-def _row_honours(concealed, i, win):
-    """Honour kinds of row ``i`` of ``concealed`` (N, 34) held once, twice, three times, four times, and at all,
-    with the tile ``win`` added (-1: none); counts must be at most 4 (checked rows)."""
-    # Branch-free: a histogram of the seven counts, one byte per count 0-5.
-    hist = np.int64(0)
-    for t in range(27, N_KINDS):
-        hist += np.int64(1) << (8 * (np.int64(concealed[i, t]) + np.int64(win == t)))
-    return (hist >> 8) & 255, (hist >> 16) & 255, (hist >> 24) & 255, (hist >> 32) & 255, 7 - (hist & 255)
-
-
-@jit_inline
 def add_tile_codes(c0, c1, c2, t):
     """The three suit codes ``c0``-``c2`` with tile ``t`` added to its suit (an honour adds to none).
 
@@ -379,7 +368,7 @@ def is_win_row(concealed, declared, win, i, suit_info, counts):
     i0 = np.int64(suit_info[c0])
     i1 = np.int64(suit_info[c1])
     i2 = np.int64(suit_info[c2])
-    h_ones, h_pairs, h_threes, h_fours, h_kinds = _row_honours(concealed, i, w)
+    h_ones, h_pairs, h_threes, h_fours, h_kinds = honour_summary_row(concealed, i, w)[:5]
     if standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         return True
     for k in range(MAX_DECLARED):
@@ -526,7 +515,7 @@ def maybe_ready(concealed, declared, i, suit_info):
     i0 = np.int64(suit_info[row_code(concealed, i, 0)])
     i1 = np.int64(suit_info[row_code(concealed, i, 9)])
     i2 = np.int64(suit_info[row_code(concealed, i, 18)])
-    h_ones, h_pairs, h_threes, h_fours, h_kinds = _row_honours(concealed, i, -1)
+    h_ones, h_pairs, h_threes, h_fours, h_kinds = honour_summary_row(concealed, i, -1)[:5]
     ok0 = np.int64((i0 & 3) != 0)
     ok1 = np.int64((i1 & 3) != 0)
     ok2 = np.int64((i2 & 3) != 0)
