@@ -292,10 +292,7 @@ class _PartDone:
 
 def _read_partition(part: Partition, require_win: bool) -> HandBatch:
     """The partition's rows as a validated batch, parsed exactly as :func:`fastscore.io.iter_batches` does."""
-    import pyarrow.parquet as pq
-
-    with pq.ParquetFile(part.path) as pf:
-        columns, encoded = io.hand_columns(part.path, pf.schema_arrow.names)
+    with io.hand_file(part.path) as (pf, columns, encoded):
         with io.parquet_read_errors(part.path):
             table = pf.read_row_groups(list(part.row_groups), columns=columns)
     batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win)

@@ -4,7 +4,8 @@
 into a validated :class:`~fastscore.HandBatch` without a Python call per row.
 Two numba kernels (hands; the other fields) read the notation strings from
 the Arrow buffers themselves (validity bitmap, int32 or int64 offsets, UTF-8
-bytes), in parallel over blocks of rows, and mirror :mod:`fastscore.tiles`
+bytes; a dictionary-encoded column's values through its indices), in parallel
+over blocks of rows, and mirror :mod:`fastscore.tiles`
 and :func:`fastscore.batch.parse_record`: the same grammar, the same checks
 in the same order, the same error codes.
 
@@ -24,14 +25,17 @@ Exactly the same result as the Python path, by construction:
   the whole budget of the ``fastscore batch`` target, 2 million rows a second
   on 2 cores.)
 
-The kernels never raise and never allocate per row.
+The kernels never raise and never allocate per row.  Their per-field helpers are
+inlined (``jit_inline``): a compiled call that passes arrays costs more than
+parsing a short field (the context kernel took 116 ns a row with them called,
+62 ns inlined).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_parallel, prange
+from ._jit import jit, jit_inline, jit_parallel, prange
 from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, validate
 from .tiles import MAX_DECLARED, N_KINDS, ErrorCode
 
@@ -135,7 +139,7 @@ def _is_digit(c):
     return _D0 <= c <= _D9
 
 
-@jit
+@jit_inline
 def _has_non_ascii(data, s, e):
     for p in range(s, e):
         if data[p] >= 128:
@@ -143,7 +147,7 @@ def _has_non_ascii(data, s, e):
     return False
 
 
-@jit
+@jit_inline
 def _strip(data, s, e):
     """``str.strip()`` of the ASCII text ``data[s:e]``: the new ``(s, e)``."""
     while s < e and _is_space(int(data[s])):
@@ -156,7 +160,7 @@ def _strip(data, s, e):
 # --------------------------------------------------------------------------- hand notation
 
 
-@jit
+@jit_inline
 def _tiles(data, s, e):
     """Tiles of a set's inside or a winning tile, exactly ``data[s:e]`` (``tiles._parse_tiles``).
 
@@ -226,7 +230,7 @@ def _tiles(data, s, e):
     return _OK, n, lo, hi, total
 
 
-@jit
+@jit_inline
 def _declared_set(data, s, e):
     """The set ``data[s:e]``, brackets included (``tiles._declared_set``): ``(code, kind, tile)``."""
     a, b = _strip(data, s + 1, e - 1)
@@ -267,7 +271,7 @@ def _has_split(data, s, e):
     return False
 
 
-@jit
+@jit_inline
 def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
     """Parse the hand ``data[s:e]`` (``tiles.parse_hand`` after its split check; see :func:`_hand_fault`).
 
@@ -371,7 +375,7 @@ def _hand_fault(data, s, e, code):
 # --------------------------------------------------------------------------- context fields
 
 
-@jit
+@jit_inline
 def _win(data, s, e, byte_class, byte_value):
     """A winning tile (``parse_record`` and ``tiles.parse_tile``) that is not empty: ``(code, tile)``."""
     if e - s == 2 and byte_class[data[s + 1]] == _C_SUIT:  # fast path: 5p, 7z
@@ -392,7 +396,7 @@ def _win(data, s, e, byte_class, byte_value):
     return _OK, lo
 
 
-@jit
+@jit_inline
 def _flowers(data, s, e):
     """Flowers ``'1f5f'``, ``'15f'``, ``'1f 5f'`` (``tiles.parse_flowers``): ``(code, bitmask)``."""
     if _has_non_ascii(data, s, e):
@@ -428,7 +432,7 @@ def _flowers(data, s, e):
     return _OK, mask
 
 
-@jit
+@jit_inline
 def _wind(data, s, e, byte_wind):
     """Seat or round ``'E' 'S' 'W' 'N'`` (``tiles.parse_wind``, spaces around it ignored), not empty:
     ``(code, wind)``."""
@@ -441,7 +445,7 @@ def _wind(data, s, e, byte_wind):
     return _OK, w
 
 
-@jit
+@jit_inline
 def _flag(data, s, e, words):
     """A flag written as text (``batch._flag``), not empty: ``(code, value)``.
 
@@ -470,7 +474,7 @@ def _flag(data, s, e, words):
     return _BAD_CONTEXT, False
 
 
-@jit
+@jit_inline
 def _streak(data, s, e):
     """A streak written as text (``batch._streak``), not empty: ``(code, value)``.
 
@@ -505,20 +509,23 @@ _HAND, _WIN_COL, _SELF_DRAWN, _SEAT, _ROUND, _FLOWERS, _STREAK, _CLOSING = range
 _PARSE_ORDER = np.array([_HAND, _WIN_COL, _FLOWERS, _SELF_DRAWN, _SEAT, _ROUND, _STREAK, _CLOSING], dtype=np.int64)
 
 
-@jit
-def _span(offsets, valid, bit0, i):
+@jit_inline
+def _span(offsets, valid, bit0, index, i):
     """Bytes ``(start, end)`` of row ``i`` of a string column; ``(-1, -1)`` when null.
 
     ``valid`` is the validity bitmap, empty when the column has no nulls.
+    ``index`` is empty for a plain column; for a dictionary-encoded one it holds
+    the rows' indices and ``offsets`` are the dictionary's.
     """
     if valid.shape[0] > 0:
         bit = bit0 + i
         if (valid[bit >> 3] >> (bit & 7)) & 1 == 0:
             return -1, -1
-    return offsets[i], offsets[i + 1]
+    j = index[i] if index.shape[0] > 0 else i
+    return offsets[j], offsets[j + 1]
 
 
-@jit
+@jit_inline
 def _suspect(concealed, declared, win, seat, round_wind, streak, closing, require_win, held, stamp, row):
     """Whether :func:`fastscore.batch.validate` may flag a row that parsed (its checks, on one row).
 
@@ -560,11 +567,12 @@ def _suspect(concealed, declared, win, seat, round_wind, streak, closing, requir
     return False
 
 
-def _hand_rows(data, offsets, valid, bit0, byte_class, byte_value, concealed, declared, code, over):
+def _hand_rows(data, offsets, valid, bit0, index, byte_class, byte_value, concealed, declared, code, over):
     """Parse N hands straight into ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
 
-    ``data``, ``offsets`` and ``valid`` are the column's UTF-8 bytes, offsets
-    (N + 1,) and validity bitmap (empty: no nulls) starting at bit ``bit0``.
+    ``data``, ``offsets``, ``valid``, ``bit0`` and ``index`` are the column's
+    :func:`_string_buffers`: UTF-8 bytes, offsets, validity bitmap (empty: no
+    nulls) starting at bit ``bit0``, and dictionary indices (empty: a plain column).
     ``code`` (N,) gets each row's code, ``over`` (N,) whether a concealed
     count passed 4.  The outputs must be zero; a faulty row's are partial
     (the Python parser rewrites them).  Compiled twice: :data:`_hands_parallel`
@@ -573,7 +581,7 @@ def _hand_rows(data, offsets, valid, bit0, byte_class, byte_value, concealed, de
     n = code.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
-            s, e = _span(offsets, valid, bit0, i)
+            s, e = _span(offsets, valid, bit0, index, i)
             if s < 0:
                 code[i] = _BAD_TOKEN  # hand must be a string
                 continue
@@ -581,15 +589,17 @@ def _hand_rows(data, offsets, valid, bit0, byte_class, byte_value, concealed, de
             code[i] = c if c == _OK else _hand_fault(data, s, e, c)
 
 
-def _context_rows(w_data, w_off, w_valid, sd_data, sd_off, sd_valid, se_data, se_off, se_valid, ro_data, ro_off,
-                  ro_valid, f_data, f_off, f_valid, st_data, st_off, st_valid, cl_data, cl_off, cl_valid, meta, order,
+def _context_rows(w_data, w_off, w_valid, w_index, sd_data, sd_off, sd_valid, sd_index, se_data, se_off, se_valid,
+                  se_index, ro_data, ro_off, ro_valid, ro_index, f_data, f_off, f_valid, f_index, st_data, st_off,
+                  st_valid, st_index, cl_data, cl_off, cl_valid, cl_index, meta, order,
                   words, byte_class, byte_value, byte_wind, require_win, concealed, declared, win, self_drawn, seat,
                   round_wind, flowers, streak, closing, over, codes, any_code, code, suspect):
     """The other fields of N rows, each row's first fault, and whether ``validate`` may flag it.
 
-    Each string column (RECORD_KEYS order, hand excepted) comes as three
-    arrays: UTF-8 bytes, offsets (N + 1,) (int32 or int64, one type for all)
-    and validity bitmap (empty: no nulls); ``meta`` (8, 2) int64 gives per
+    Each string column (RECORD_KEYS order, hand excepted) comes as four
+    arrays: UTF-8 bytes, offsets (int32 or int64, one type for all), validity
+    bitmap (empty: no nulls) and dictionary indices (N,) int64 (empty: a plain
+    column; :func:`_string_buffers`); ``meta`` (8, 2) int64 gives per
     column whether it is read here (1: a string column) and its bitmap's bit
     offset.  Outputs are the :class:`HandBatch` columns.  ``codes`` (N, 8)
     uint8 holds the codes found already (the hand's, numeric columns') and
@@ -605,7 +615,7 @@ def _context_rows(w_data, w_off, w_valid, sd_data, sd_off, sd_valid, se_data, se
         stamp = np.full(N_KINDS, -1, dtype=np.int64)
         for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
             if meta[_WIN_COL, 0]:
-                s, e = _span(w_off, w_valid, meta[_WIN_COL, 1], i)
+                s, e = _span(w_off, w_valid, meta[_WIN_COL, 1], w_index, i)
                 if s == e:  # null or empty
                     codes[i, _WIN_COL] = WIN_MISSING if require_win else _OK
                 else:
@@ -613,27 +623,27 @@ def _context_rows(w_data, w_off, w_valid, sd_data, sd_off, sd_valid, se_data, se
                     codes[i, _WIN_COL] = c
                     win[i] = x
             if meta[_SELF_DRAWN, 0]:
-                s, e = _span(sd_off, sd_valid, meta[_SELF_DRAWN, 1], i)
+                s, e = _span(sd_off, sd_valid, meta[_SELF_DRAWN, 1], sd_index, i)
                 if s < e:
                     codes[i, _SELF_DRAWN], self_drawn[i] = _flag(sd_data, s, e, words)
             if meta[_SEAT, 0]:
-                s, e = _span(se_off, se_valid, meta[_SEAT, 1], i)
+                s, e = _span(se_off, se_valid, meta[_SEAT, 1], se_index, i)
                 if s < e:
                     codes[i, _SEAT], seat[i] = _wind(se_data, s, e, byte_wind)
             if meta[_ROUND, 0]:
-                s, e = _span(ro_off, ro_valid, meta[_ROUND, 1], i)
+                s, e = _span(ro_off, ro_valid, meta[_ROUND, 1], ro_index, i)
                 if s < e:
                     codes[i, _ROUND], round_wind[i] = _wind(ro_data, s, e, byte_wind)
             if meta[_FLOWERS, 0]:
-                s, e = _span(f_off, f_valid, meta[_FLOWERS, 1], i)
+                s, e = _span(f_off, f_valid, meta[_FLOWERS, 1], f_index, i)
                 if s < e:
                     codes[i, _FLOWERS], flowers[i] = _flowers(f_data, s, e)
             if meta[_STREAK, 0]:
-                s, e = _span(st_off, st_valid, meta[_STREAK, 1], i)
+                s, e = _span(st_off, st_valid, meta[_STREAK, 1], st_index, i)
                 if s < e:
                     codes[i, _STREAK], streak[i] = _streak(st_data, s, e)
             if meta[_CLOSING, 0]:
-                s, e = _span(cl_off, cl_valid, meta[_CLOSING, 1], i)
+                s, e = _span(cl_off, cl_valid, meta[_CLOSING, 1], cl_index, i)
                 if s < e:
                     codes[i, _CLOSING], closing[i] = _flag(cl_data, s, e, words)
             first = _OK
@@ -683,6 +693,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 _NO_BYTES = _readonly(np.zeros(0, dtype=np.uint8))
 _NO_OFF32 = _readonly(np.zeros(0, dtype=np.int32))
 _NO_OFF64 = _readonly(np.zeros(0, dtype=np.int64))
+_NO_INDEX = _readonly(np.zeros(0, dtype=np.int64))
 
 
 def _schema_error(message: str) -> ValueError:
@@ -716,23 +727,40 @@ def _as_table(pa, table_or_batch):
 
 
 def _string_buffers(pa, arr):
-    """``(data, offsets, validity, bit offset)`` of a string array: numpy views of its buffers.
+    """``(data, offsets, validity, bit offset, index)`` of a string array: numpy views of its buffers.
 
-    Offsets are int32 (string) or int64 (large_string, and string_view or
-    dictionary-encoded columns, which are cast to it).
+    Offsets are int32 (string) or int64 (large_string, and string_view, which
+    is cast to it).  ``index`` is empty but for a dictionary-encoded array
+    (as ``fastscore batch`` reads the short columns of a Parquet file): then
+    it holds the rows' indices (N,) int64, and data and offsets are the
+    dictionary's, so that the strings are not copied out row by row.
     """
     n = len(arr)
     if pa.types.is_null(arr.type):  # all null
-        return _NO_BYTES, np.zeros(n + 1, dtype=np.int32), np.zeros((n + 7) // 8, np.uint8), 0
+        return _NO_BYTES, np.zeros(n + 1, dtype=np.int32), np.zeros((n + 7) // 8, np.uint8), 0, _NO_INDEX
+    index = _NO_INDEX
+    validity = None
+    if pa.types.is_dictionary(arr.type):
+        if arr.dictionary.null_count:  # a null value in the dictionary: the plain strings
+            return _string_buffers(pa, arr.cast(pa.large_string()))
+        indices = arr.indices
+        validity, values = indices.buffers()
+        index_type = np.dtype(indices.type.to_pandas_dtype())
+        index = np.frombuffer(values, dtype=index_type)[indices.offset: indices.offset + n].astype(np.int64)
+        bit0 = indices.offset
+        nulls = indices.null_count
+        arr = arr.dictionary
     if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         arr = arr.cast(pa.large_string())
-    validity, offsets_buf, data_buf = arr.buffers()
+    if index is _NO_INDEX:
+        validity, bit0, nulls = arr.buffers()[0], arr.offset, arr.null_count
+    _, offsets_buf, data_buf = arr.buffers()
     dtype = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-    offsets = np.frombuffer(offsets_buf, dtype=dtype)[arr.offset: arr.offset + n + 1]
+    offsets = np.frombuffer(offsets_buf, dtype=dtype)[arr.offset: arr.offset + len(arr) + 1]
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size else _NO_BYTES
-    if validity is None or arr.null_count == 0:
-        return data, offsets, _NO_BYTES, 0
-    return data, offsets, np.frombuffer(validity, dtype=np.uint8), arr.offset
+    if validity is None or nulls == 0:
+        return data, offsets, _NO_BYTES, 0, _readonly(index)
+    return data, offsets, np.frombuffer(validity, dtype=np.uint8), bit0, _readonly(index)
 
 
 def _check_columns(pa, table, require_win: bool):
@@ -816,10 +844,10 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         rows = slice(start, stop)
         parallel = stop - start >= PARALLEL_MIN_ROWS
         buffers = {name: _string_buffers(pa, chunk.column(name)) for name in strings}
-        data, offsets, valid, bit0 = buffers.pop("hand")
+        data, offsets, valid, bit0, index = buffers.pop("hand")
         hand_code = np.zeros(stop - start, dtype=np.uint8)
         (_hands_parallel if parallel else _hands_serial)(
-            _readonly(data), _readonly(offsets), _readonly(valid), bit0, _BYTE_CLASS, _BYTE_VALUE,
+            _readonly(data), _readonly(offsets), _readonly(valid), bit0, index, _BYTE_CLASS, _BYTE_VALUE,
             batch.concealed[rows], batch.declared[rows], hand_code, over[rows])
         codes[rows, _HAND] = hand_code
         # One offset type for all columns: two compiled kernels, not one per mix of string types.
@@ -829,11 +857,12 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         args = []
         for col, name in enumerate(RECORD_KEYS[1:], start=1):
             if name in buffers:
-                data, offsets, valid, bit0 = buffers[name]
+                data, offsets, valid, bit0, index = buffers[name]
                 meta[col] = (1, bit0)
-                args += [_readonly(data), _readonly(offsets.astype(no_offsets.dtype, copy=False)), _readonly(valid)]
+                args += [_readonly(data), _readonly(offsets.astype(no_offsets.dtype, copy=False)), _readonly(valid),
+                         index]
             else:
-                args += [_NO_BYTES, no_offsets, _NO_BYTES]
+                args += [_NO_BYTES, no_offsets, _NO_BYTES, _NO_INDEX]
         (_context_parallel if parallel else _context_serial)(
             *args, meta, _PARSE_ORDER, _FLAG_WORDS, _BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND, require_win,
             batch.concealed[rows], batch.declared[rows], batch.win[rows], batch.self_drawn[rows], batch.seat[rows],
@@ -858,8 +887,9 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
         ``round``, ``flowers``, ``streak`` and ``closing`` take the defaults
         of :func:`fastscore.batch.parse_record` when absent (not self-drawn,
         seat and round East, no flowers, streak 0, no Closing) and row by row
-        when null.  Other columns are ignored.  Chunked and sliced columns
-        and string or large_string offsets are read in place.
+        when null.  Other columns are ignored.  Chunked and sliced columns,
+        string or large_string offsets and dictionary-encoded string columns
+        are read in place.
     require_win : bool
         Flag rows without a winning tile (True for scoring).  When False
         (waits analysis) the ``win`` column is ignored and every ``win`` is -1.

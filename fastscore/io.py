@@ -132,6 +132,7 @@ __all__ = [
     "file_format",
     "batch_from_table",
     "hand_columns",
+    "hand_file",
     "hand_records",
     "iter_batches",
     "open_writer",
@@ -209,8 +210,8 @@ def parquet_read_errors(path: str | os.PathLike):
         raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
 
 
-def parquet_file(path: str | os.PathLike):
-    """``pyarrow.parquet.ParquetFile(path)`` of an input file.
+def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None):
+    """``pyarrow.parquet.ParquetFile(path, read_dictionary=read_dictionary)`` of an input file.
 
     Raises
     ------
@@ -221,7 +222,7 @@ def parquet_file(path: str | os.PathLike):
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path)
+        return pq.ParquetFile(path, read_dictionary=read_dictionary)
     except FileNotFoundError:
         raise
     except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer
@@ -412,6 +413,32 @@ def hand_columns(path, names) -> tuple[list[str], bool]:
     return [k for k in RECORD_KEYS if k in names], False
 
 
+@contextlib.contextmanager
+def hand_file(path: str | os.PathLike):
+    """Open the Parquet file of hands ``path``: yields ``(ParquetFile, columns, encoded)``, the
+    columns to read and whether they are encoded hands (:func:`hand_columns`).
+
+    The string columns of notation records but ``hand`` (the winning tile, winds, flowers: a
+    few distinct values, dictionary-encoded in the file by any Parquet writer's default) are
+    read as Arrow dictionaries: the compiled parser reads their values through the indices
+    (:func:`fastscore.fastparse.batch_from_arrow`) rather than a copy of every row's string.
+
+    Raises
+    ------
+    ValueError
+        As :func:`parquet_file` and :func:`hand_columns`.
+    """
+    import pyarrow as pa
+
+    with parquet_file(path) as pf:
+        schema = pf.schema_arrow
+    columns, encoded = hand_columns(path, schema.names)
+    short = [] if encoded else [c for c in columns if c != "hand"
+                                and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
+    with parquet_file(path, read_dictionary=short or None) as pf:
+        yield pf, columns, encoded
+
+
 def batch_from_table(table, *, encoded: bool, require_win: bool = True) -> HandBatch:
     """A validated batch from a table of :func:`hand_columns`: encoded hands taken as they are
     (:func:`batch_from_encoded`), notation parsed by the compiled parser straight from the Arrow
@@ -428,8 +455,7 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
     ``chunk_rows`` rows (the last shorter)."""
     import pyarrow as pa
 
-    with parquet_file(path) as pf:
-        columns, _ = hand_columns(path, pf.schema_arrow.names)
+    with hand_file(path) as (pf, columns, _):
         groups = list(range(pf.metadata.num_row_groups))
         while groups and start_row >= pf.metadata.row_group(groups[0]).num_rows:  # skip whole row groups
             start_row -= pf.metadata.row_group(groups.pop(0)).num_rows

@@ -327,6 +327,36 @@ def test_dictionary_and_view_strings_agree():
         assert_same(table.set_column(0, "hand", table.column("hand").cast(pa.string_view())))
 
 
+def _dictionary_encoded(table, index_type):
+    """``table`` with every string column dictionary-encoded, indices of ``index_type``."""
+    columns = []
+    for column in table.columns:
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            column = column.dictionary_encode().cast(pa.dictionary(index_type, column.type))
+        columns.append(column)
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+@given(tables(), st.sampled_from([pa.int8(), pa.uint8(), pa.int16(), pa.int32(), pa.int64()]), st.integers(0, 12))
+def test_dictionary_encoded_tables_agree(table, index_type, start):
+    """Every string column dictionary-encoded (``fastscore batch`` reads a Parquet file's short
+    columns so: the kernels read the values through the indices), whole and sliced."""
+    encoded = _dictionary_encoded(table, index_type)
+    assert_same(encoded)
+    assert_same(encoded.slice(min(start, table.num_rows)))
+
+
+def test_dictionary_with_a_null_value_agrees():
+    """A null in the dictionary itself (not in the indices): read as the plain strings."""
+    hand = "11m99m77p11s9s EE RR 333p"
+    seats = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 2, 1, 0], type=pa.int8()), pa.array(["S", None, "W"]))
+    wins = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 2, 0, 1]), pa.array(["9s", "1m", ""], pa.large_string()))
+    table = pa.table({"hand": [hand] * 6, "win": wins, "seat": seats})
+    fast = assert_same(table)
+    assert fast.seat.tolist()[:2] == [1, 0] and fast.error.tolist()[3] == ErrorCode.BAD_WIN
+    assert_same(table.slice(1))
+
+
 def test_mixed_offset_types_agree():
     """string and large_string columns side by side (one offset type per kernel call)."""
     cases = [c["case"] for c in load("score_cases.jsonl")][:300]

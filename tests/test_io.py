@@ -11,12 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from fastscore import ROW_IDS, HandBatch, score_batch
+from fastscore.tiles import ErrorCode
 from fastscore.io import (
     DEFAULT_CHUNK_ROWS,
     INPUT_SCHEMA,
     SCORE_COLUMNS,
     count_rows,
     file_format,
+    hand_file,
     hand_records,
     iter_batches,
     open_writer,
@@ -143,6 +145,30 @@ def test_parquet_row_groups_are_rechunked(tmp_path):
     assert [len(c) for c in read_records(path, chunk_rows=4)] == [4, 4, 4, 3]
     assert count_rows(path) == 15
     assert count_rows(write_jsonl(tmp_path / "h.jsonl", RECORDS)) is None
+
+
+@pytest.mark.parametrize("options", [{"row_group_size": 4}, {"use_dictionary": False}], ids=["dictionary", "plain"])
+def test_parquet_short_string_columns_are_read_as_dictionaries(tmp_path, options):
+    """The string columns but the hand come to the parser as Arrow dictionaries (hand_file), whether
+    the file stores them dictionary-encoded or plain; the batches are those of the records, nulls
+    and empty strings included, across row groups and chunks."""
+    records = RECORDS * 3 + [{**RECORDS[0], "win": None, "seat": "", "flowers": None, "streak": None}]
+    path = tmp_path / "hands.parquet"
+    pq.write_table(pa.Table.from_pylist(records, schema=pa.schema([(k, pa.string()) for k in RECORDS[0]])), path,
+                   **options)
+    with hand_file(path) as (pf, columns, encoded):
+        first = next(pf.iter_batches(batch_size=3, columns=columns))
+    assert not encoded and columns == list(RECORDS[0])
+    assert first.schema.field("hand").type == pa.string()
+    assert all(pa.types.is_dictionary(first.schema.field(c).type) for c in columns[1:])
+    got = list(iter_batches(path, chunk_rows=5))
+    want = HandBatch.from_records(records)
+    for name in ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing",
+                 "error"):
+        assert np.array_equal(np.concatenate([getattr(b, name) for b in got]), getattr(want, name)), name
+    assert [b.error.tolist() for b in got][3] == [ErrorCode.BAD_WIN]  # the last row: no winning tile
+    assert want.messages[BAD_ROW].startswith(f"row {BAD_ROW}: '333x'")
+    assert [m for b in got for m in b.messages.values()] == list(want.messages.values())
 
 
 @pytest.mark.parametrize("ext", ["csv", "parquet"])
