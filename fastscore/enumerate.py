@@ -10,7 +10,7 @@ its own, as sets only or as sets plus the eyes, with the eyes in exactly one
 suit.  So
 
 1. each number suit's complete shapes are read from
-   :func:`fastscore.tables.suit_tables` (``suit_info & 3``) and grouped by
+   :func:`fastscore.tables.kernel_tables` (``suit_info & 3``) and grouped by
    tile count (``n % 3 == 0``: sets only; ``n % 3 == 2``: with the eyes);
    the honours need no table: every honour kind is held 0, 2 (the eyes) or 3
    (a pong) times, at most one of them 2;
@@ -40,7 +40,7 @@ from math import comb
 import numpy as np
 
 from ._jit import jit_parallel, prange
-from .tables import COMPLETE_EYES, COMPLETE_SETS, POW5, suit_tables
+from .tables import COMPLETE_EYES, COMPLETE_SETS, POW5, kernel_tables
 from .tiles import N_KINDS
 
 __all__ = ["HAND_TILES", "FULL_SPACE_SIZE", "Space", "enumerate_hands", "space", "space_size"]
@@ -62,7 +62,7 @@ _BLOCK = 4096
 @lru_cache(maxsize=1)
 def _number_shapes() -> tuple[np.ndarray, np.ndarray]:
     """Every complete number-suit shape: ``(counts (K, 9) uint8, tiles (K,) int64)``, by tile count then code."""
-    info = suit_tables()[0]
+    info = kernel_tables()[0]
     codes = np.flatnonzero((info & (COMPLETE_SETS | COMPLETE_EYES)) != 0).astype(np.int64)
     counts = ((codes[:, None] // POW5[None, :]) % 5).astype(np.uint8)
     tiles = counts.sum(axis=1, dtype=np.int64)

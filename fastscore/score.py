@@ -28,7 +28,7 @@ from .kernel import (
     win_check_kernel,
 )
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
-from .tables import kernel_tables, suit_tables, word_groups
+from .tables import kernel_tables, word_groups
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
@@ -303,7 +303,7 @@ def _groups(info_row, counts, declared) -> list[str]:
         return [f"13 orphans, eyes {TILE_NAMES[a]}, extra {format_set(SetKind(b), c)[1:-1]}"]
     if shape == Shape.SIXTEEN_ORPHANS:
         return [f"16 orphans, eyes {TILE_NAMES[a]}"]
-    dec_words = suit_tables()[2]
+    dec_words = kernel_tables()[2]
     groups = []
     for index, base in ((a, 0), (b, 9), (c, 18)):
         groups += word_groups(int(dec_words[index]), base)

@@ -276,9 +276,11 @@ def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return aligned_info, entries, words
 
 
-@lru_cache(maxsize=1)
 def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The per-suit tables, loaded from the cache or built (and cached) on first use.
+
+    Read afresh at each call and not kept: the process keeps :func:`kernel_tables`,
+    made from them once (keeping these too held another 16 MB per process).
 
     Returns
     -------
@@ -309,7 +311,6 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def rebuild() -> str:
     """Rebuild the cached tables from scratch; return a one-line summary with the PERF.md self-check counts."""
-    suit_tables.cache_clear()
     kernel_tables.cache_clear()  # made from the old tables
     for p in _paths().values():
         p.unlink(missing_ok=True)

@@ -44,6 +44,16 @@ def write_jsonl(path: Path, records) -> Path:
     return path
 
 
+@pytest.mark.parametrize("command", ["batch", "waits-batch", "encode"])
+def test_chunk_rows_default_is_the_readers(command):
+    """The CLI keeps its own copy of the chunk size (so that ``--help`` imports nothing heavy); it is io's."""
+    from fastscore import cli, io
+
+    assert cli._DEFAULT_CHUNK_ROWS == io.DEFAULT_CHUNK_ROWS
+    option = next(p for p in app.commands[command].params if p.name == "chunk_rows")
+    assert option.default == io.DEFAULT_CHUNK_ROWS
+
+
 # --------------------------------------------------------------------------- score
 
 

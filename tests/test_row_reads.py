@@ -83,13 +83,14 @@ def test_count_waits_takes_a_strided_count_vector():
     from fastscore import sample_ready, waits_batch
     from fastscore.batch import held_counts
     from fastscore.decompose import count_waits
-    from fastscore.tables import suit_tables
+    from fastscore.tables import kernel_tables
 
     batch = sample_ready(200, seed=11)
     held = held_counts(batch, with_win=False).astype(np.int64)
     wide = np.zeros((len(batch), 68), dtype=np.int64)
     wide[:, ::2] = batch.concealed
     n_declared = (batch.declared[:, :, 0] != 0).sum(axis=1)
-    got = [count_waits(wide[i, ::2], int(n_declared[i]), held[i], suit_tables()[0]) for i in range(len(batch))]
+    suit_info = kernel_tables()[0]
+    got = [count_waits(wide[i, ::2], int(n_declared[i]), held[i], suit_info) for i in range(len(batch))]
     assert got == waits_batch(batch).n_waits.tolist()
     assert sum(got) > 0

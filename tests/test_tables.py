@@ -125,5 +125,5 @@ def test_kernel_tables_merge_each_codes_info_and_offset(tables):
     np.testing.assert_array_equal(entries[:-1] & ENTRY_INFO_MASK, info)
     assert entries[-1] & ENTRY_INFO_MASK == 0
     np.testing.assert_array_equal(entries >> ENTRY_OFFSET_SHIFT, offset)
-    assert k_words is words
+    np.testing.assert_array_equal(k_words, words)
     assert k_info.ctypes.data % (2 << 20) == 0 and entries.ctypes.data % (2 << 20) == 0
