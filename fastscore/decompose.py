@@ -688,6 +688,7 @@ def _orphans_waits(counts16, i0, i1, i2):
         mask |= _thirteen_full_waits(counts16)
     lo16 = 0
     hi16 = N_KINDS
+    eyes_only = False  # the win can only be the eyes: a kind held once
     if missing16 == 1:
         lo16 = last16
         hi16 = last16 + 1
@@ -699,12 +700,13 @@ def _orphans_waits(counts16, i0, i1, i2):
             lo16 = 0 if (i0 & ORPHAN_SUIT) == 0 else (9 if (i1 & ORPHAN_SUIT) == 0 else 18)
             hi16 = lo16 + 9
         else:
+            eyes_only = True
             for t in range(N_KINDS):
                 if counts16[t] == 2:
                     missing16 = 2
     if missing16 <= 1:
         for t in range(lo16, hi16):
-            if counts16[t] > 1:
+            if counts16[t] > 1 or (eyes_only and counts16[t] == 0):
                 continue
             counts16[t] += 1
             if sixteen_orphans_eyes(counts16, 0) >= 0:
