@@ -934,7 +934,7 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     # Other faults: the Python parser gives the row's values, code and message.
     flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:
-        records = table.take(pa.array(flagged)).to_pylist()
+        records = _plain_strings(pa, table).take(pa.array(flagged)).to_pylist()
         _copy_rows(batch, flagged, HandBatch.from_records(records, require_win=require_win))
     # validate, on the rows its checks may flag.
     rows = np.flatnonzero(suspect)
@@ -944,6 +944,18 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
         _copy_rows(batch, rows, sub, columns=("error",))
     batch.messages = dict(sorted(batch.messages.items()))
     return batch._seal(require_win)
+
+
+def _plain_strings(pa, table):
+    """``table`` with its string_view and dictionary columns cast to large_string, chunk by chunk:
+    pyarrow's ``take`` has no string_view kernel, nor unifies chunk dictionaries that hold a null."""
+    columns = []
+    for column in table.columns:
+        typ = column.type
+        if pa.types.is_dictionary(typ) or getattr(pa.types, "is_string_view", lambda t: False)(typ):
+            column = pa.chunked_array([chunk.cast(pa.large_string()) for chunk in column.chunks], pa.large_string())
+        columns.append(column)
+    return pa.Table.from_arrays(columns, names=table.column_names)
 
 
 def _reset_rows(batch: HandBatch, rows: np.ndarray) -> None:

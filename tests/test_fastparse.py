@@ -357,6 +357,22 @@ def test_dictionary_with_a_null_value_agrees():
     assert_same(table.slice(1))
 
 
+def test_rows_the_python_parser_rereads_from_string_view_and_unusual_dictionaries():
+    """A flagged row is taken from the table and parsed again in Python: columns pyarrow cannot
+    ``take`` as they are (string_view; chunk dictionaries that hold a null) are read as plain strings."""
+    hand = "11m99m77p11s9s EE RR 333p"
+    seats = pa.chunked_array([
+        pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int8()), pa.array(["S", None])),
+        pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int8()), pa.array(["W"])),
+    ])
+    fast = assert_same(pa.table({"hand": [hand, hand + "x", hand, hand], "win": ["9s"] * 4, "seat": seats}))
+    assert fast.error.tolist() == [0, ErrorCode.BAD_TOKEN, 0, 0] and fast.seat.tolist() == [1, 0, 2, 2]
+    if hasattr(pa, "string_view"):
+        views = pa.table({"hand": pa.array([hand, hand + "x"], pa.string_view()),
+                          "win": pa.array(["9s", "x"], pa.string_view())})
+        assert assert_same(views).error.tolist() == [0, ErrorCode.BAD_TOKEN]  # the hand is read first
+
+
 def test_mixed_offset_types_agree():
     """string and large_string columns side by side (one offset type per kernel call)."""
     cases = [c["case"] for c in load("score_cases.jsonl")][:300]
