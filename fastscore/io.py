@@ -419,9 +419,11 @@ def hand_file(path: str | os.PathLike):
     columns to read and whether they are encoded hands (:func:`hand_columns`).
 
     The string columns of notation records but ``hand`` (the winning tile, winds, flowers: a
-    few distinct values, dictionary-encoded in the file by any Parquet writer's default) are
-    read as Arrow dictionaries: the compiled parser reads their values through the indices
-    (:func:`fastscore.fastparse.batch_from_arrow`) rather than a copy of every row's string.
+    few distinct values) that the file stores dictionary-encoded (any Parquet writer's
+    default) are read as Arrow dictionaries: the compiled parser reads their values through
+    the indices (:func:`fastscore.fastparse.batch_from_arrow`) rather than a copy of every
+    row's string.  A column stored plain is read as strings (a dictionary would be built by
+    hashing every row).
 
     Raises
     ------
@@ -431,10 +433,15 @@ def hand_file(path: str | os.PathLike):
     import pyarrow as pa
 
     with parquet_file(path) as pf:
-        schema = pf.schema_arrow
+        schema, metadata = pf.schema_arrow, pf.metadata
     columns, encoded = hand_columns(path, schema.names)
-    short = [] if encoded else [c for c in columns if c != "hand"
-                                and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
+    short = []
+    if not encoded and metadata.num_row_groups:
+        group = metadata.row_group(0)
+        stored = {group.column(j).path_in_schema: group.column(j).has_dictionary_page
+                  for j in range(group.num_columns)}
+        short = [c for c in columns if c != "hand" and stored.get(c)
+                 and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
     with parquet_file(path, read_dictionary=short or None) as pf:
         yield pf, columns, encoded
 
