@@ -726,6 +726,14 @@ def _as_table(pa, table_or_batch):
     raise TypeError(f"batch_from_arrow takes a pyarrow Table or RecordBatch, got {type(table_or_batch).__name__}")
 
 
+def _large_strings(pa, arr):
+    """``arr`` (string, large_string, string_view, or a dictionary of them) as large_string.  The
+    values of a dictionary are cast first: pyarrow cannot decode a dictionary of string_view."""
+    if pa.types.is_dictionary(arr.type):
+        arr = pa.DictionaryArray.from_arrays(arr.indices, _large_strings(pa, arr.dictionary))
+    return arr.cast(pa.large_string())
+
+
 def _string_buffers(pa, arr):
     """``(data, offsets, validity, bit offset, index)`` of a string array: numpy views of its buffers.
 
@@ -739,28 +747,25 @@ def _string_buffers(pa, arr):
     if pa.types.is_null(arr.type):  # all null
         return _NO_BYTES, np.zeros(n + 1, dtype=np.int32), np.zeros((n + 7) // 8, np.uint8), 0, _NO_INDEX
     index = _NO_INDEX
-    validity = None
+    rows = None  # the array whose validity bitmap marks the null rows
     if pa.types.is_dictionary(arr.type):
         if arr.dictionary.null_count:  # a null value in the dictionary: the plain strings
-            return _string_buffers(pa, arr.cast(pa.large_string()))
-        indices = arr.indices
-        validity, values = indices.buffers()
-        index_type = np.dtype(indices.type.to_pandas_dtype())
-        index = np.frombuffer(values, dtype=index_type)[indices.offset: indices.offset + n].astype(np.int64)
-        bit0 = indices.offset
-        nulls = indices.null_count
-        arr = arr.dictionary
+            return _string_buffers(pa, _large_strings(pa, arr))
+        rows, arr = arr.indices, arr.dictionary
+        values = np.frombuffer(rows.buffers()[1], dtype=np.dtype(rows.type.to_pandas_dtype()))
+        index = _readonly(values[rows.offset: rows.offset + n].astype(np.int64))
     if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         arr = arr.cast(pa.large_string())
-    if index is _NO_INDEX:
-        validity, bit0, nulls = arr.buffers()[0], arr.offset, arr.null_count
+    if rows is None:
+        rows = arr
     _, offsets_buf, data_buf = arr.buffers()
     dtype = np.int64 if pa.types.is_large_string(arr.type) else np.int32
     offsets = np.frombuffer(offsets_buf, dtype=dtype)[arr.offset: arr.offset + len(arr) + 1]
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size else _NO_BYTES
-    if validity is None or nulls == 0:
-        return data, offsets, _NO_BYTES, 0, _readonly(index)
-    return data, offsets, np.frombuffer(validity, dtype=np.uint8), bit0, _readonly(index)
+    validity = rows.buffers()[0]
+    if validity is None or rows.null_count == 0:
+        return data, offsets, _NO_BYTES, 0, index
+    return data, offsets, np.frombuffer(validity, dtype=np.uint8), rows.offset, index
 
 
 def _check_columns(pa, table, require_win: bool):
@@ -953,7 +958,7 @@ def _plain_strings(pa, table):
     for column in table.columns:
         typ = column.type
         if pa.types.is_dictionary(typ) or getattr(pa.types, "is_string_view", lambda t: False)(typ):
-            column = pa.chunked_array([chunk.cast(pa.large_string()) for chunk in column.chunks], pa.large_string())
+            column = pa.chunked_array([_large_strings(pa, chunk) for chunk in column.chunks], pa.large_string())
         columns.append(column)
     return pa.Table.from_arrays(columns, names=table.column_names)
 

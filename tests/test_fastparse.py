@@ -371,6 +371,11 @@ def test_rows_the_python_parser_rereads_from_string_view_and_unusual_dictionarie
         views = pa.table({"hand": pa.array([hand, hand + "x"], pa.string_view()),
                           "win": pa.array(["9s", "x"], pa.string_view())})
         assert assert_same(views).error.tolist() == [0, ErrorCode.BAD_TOKEN]  # the hand is read first
+        # Dictionaries of string_view values, one holding a null: pyarrow decodes neither as it is.
+        for values in (["9s", "x"], ["9s", "x", None]):
+            wins = pa.DictionaryArray.from_arrays(pa.array([0, 1, 0]), pa.array(values, pa.string_view()))
+            table = pa.table({"hand": [hand, hand, hand + "x"], "win": wins})
+            assert assert_same(table).error.tolist() == [0, ErrorCode.BAD_WIN, ErrorCode.BAD_TOKEN]
 
 
 def test_mixed_offset_types_agree():
