@@ -202,9 +202,20 @@ def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
     return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
 
 
+def _wind(value: str, field: str) -> int:
+    """The wind (0-3) of a --seat or --round the command accepted, read as the records are (empty: East)."""
+    from .batch import _missing_as
+    from .tiles import parse_wind
+
+    return parse_wind(_missing_as(value, "E"), field)
+
+
 def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
     """The context options of a single-hand command, as its first line shows them."""
-    parts = [f"seat {seat.strip() or 'E'}", f"round {round.strip() or 'E'}", f"flowers {flowers or 'none'}"]
+    from .tiles import WINDS
+
+    parts = [f"seat {WINDS[_wind(seat, 'seat')]}", f"round {WINDS[_wind(round, 'round')]}",
+             f"flowers {flowers or 'none'}"]
     if streak:
         parts.append(f"streak {streak}")
     if closing:
@@ -223,7 +234,6 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
     """
     from .score import score as score_hand
-    from .tiles import parse_wind
 
     table = _rule_table(rules)
     try:
@@ -245,7 +255,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     for rid, points in result.rows.items():
         rows.add_row(rid, str(points), table.sources.get(rid, ""))
     console.print(rows)
-    minimum = int(table.minimum[parse_wind(context["round"] or "E", "round")])  # "" is East, as in score()
+    minimum = int(table.minimum[_wind(context["round"], "round")])
     console.print(f"shape    {result.shape}")
     console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
     console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")

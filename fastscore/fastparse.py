@@ -753,7 +753,7 @@ def _string_buffers(pa, arr):
             return _string_buffers(pa, _large_strings(pa, arr))
         rows, arr = arr.indices, arr.dictionary
         values = np.frombuffer(rows.buffers()[1], dtype=np.dtype(rows.type.to_pandas_dtype()))
-        index = _readonly(values[rows.offset: rows.offset + n].astype(np.int64))
+        index = values[rows.offset: rows.offset + n].astype(np.int64)
     if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
         arr = arr.cast(pa.large_string())
     if rows is None:
@@ -852,7 +852,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         data, offsets, valid, bit0, index = buffers.pop("hand")
         hand_code = np.zeros(stop - start, dtype=np.uint8)
         (_hands_parallel if parallel else _hands_serial)(
-            _readonly(data), _readonly(offsets), _readonly(valid), bit0, index, _BYTE_CLASS, _BYTE_VALUE,
+            _readonly(data), _readonly(offsets), _readonly(valid), bit0, _readonly(index), _BYTE_CLASS, _BYTE_VALUE,
             batch.concealed[rows], batch.declared[rows], hand_code, over[rows])
         codes[rows, _HAND] = hand_code
         # One offset type for all columns: two compiled kernels, not one per mix of string types.
@@ -865,7 +865,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
                 data, offsets, valid, bit0, index = buffers[name]
                 meta[col] = (1, bit0)
                 args += [_readonly(data), _readonly(offsets.astype(no_offsets.dtype, copy=False)), _readonly(valid),
-                         index]
+                         _readonly(index)]
             else:
                 args += [_NO_BYTES, no_offsets, _NO_BYTES, _NO_INDEX]
         (_context_parallel if parallel else _context_serial)(

@@ -210,8 +210,9 @@ def parquet_read_errors(path: str | os.PathLike):
         raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
 
 
-def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None):
-    """``pyarrow.parquet.ParquetFile(path, read_dictionary=read_dictionary)`` of an input file.
+def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None, metadata=None):
+    """``pyarrow.parquet.ParquetFile(path, read_dictionary=..., metadata=...)`` of an input file
+    (``metadata``: the file's footer read already, not read again).
 
     Raises
     ------
@@ -222,7 +223,7 @@ def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = No
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path, read_dictionary=read_dictionary)
+        return pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata)
     except FileNotFoundError:
         raise
     except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer
@@ -442,7 +443,7 @@ def hand_file(path: str | os.PathLike):
                   for j in range(group.num_columns)}
         short = [c for c in columns if c != "hand" and stored.get(c)
                  and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
-    with parquet_file(path, read_dictionary=short or None) as pf:
+    with parquet_file(path, read_dictionary=short or None, metadata=metadata) as pf:
         yield pf, columns, encoded
 
 
