@@ -131,6 +131,13 @@ def _text_values(field: np.ndarray):
     return field.tolist() if field.dtype.kind in "OU" else field
 
 
+def decoded_records(records: list[dict]) -> list[dict]:
+    """``records`` read from Arrow columns, with the values of binary columns (``bytes``) decoded as
+    UTF-8 as :func:`_text_values` decodes them (an undecodable byte becomes U+FFFD)."""
+    return [{k: v.decode("utf-8", "replace") if isinstance(v, bytes) else v for k, v in r.items()}
+            for r in records]
+
+
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
 class HandBatch:
     """N hands as columns (RULES.md section 2).
@@ -390,7 +397,9 @@ class HandBatch:
         """Build a batch from a pyarrow Table or RecordBatch of hand records (:data:`RECORD_KEYS` columns).
 
         Notation strings are parsed by the compiled parser of :mod:`fastscore.fastparse`
-        (same results and messages as :meth:`from_records`).
+        (same results and messages as :meth:`from_records`).  Text columns may be string,
+        large_string, string_view or binary (UTF-8 bytes), plain or dictionary-encoded
+        (:data:`fastscore.fastparse.ARROW_SCHEMA`).
         """
         from .fastparse import batch_from_arrow
 

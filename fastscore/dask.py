@@ -295,7 +295,8 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
     with io.hand_file(part.path) as (pf, columns, encoded):
         with io.parquet_read_errors(part.path):
             table = pf.read_row_groups(list(part.row_groups), columns=columns)
-    batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win)
+    batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win,
+                                path=part.path)
     io._renumber(batch, part.offset)
     return batch
 

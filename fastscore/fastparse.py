@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline, jit_parallel, prange
-from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, validate
+from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, decoded_records, validate
 from .tiles import MAX_DECLARED, N_KINDS, ErrorCode
 
 __all__ = ["ARROW_SCHEMA", "batch_from_arrow", "batch_from_records"]
@@ -50,7 +50,8 @@ ARROW_SCHEMA = (
     "flowers (string such as '1f5f', '15f' or '1f 5f'), "
     "streak (integer, whole float or string), "
     "closing (bool, or string true/false/1/0/yes/no, or integer 0/1); "
-    "strings may be string, large_string, string_view or dictionary-encoded; "
+    "strings may be string, large_string, string_view, binary, large_binary or binary_view (UTF-8 bytes) "
+    "or dictionary-encoded; "
     "a missing column takes its default; other columns are ignored"
 )
 
@@ -700,10 +701,26 @@ def _schema_error(message: str) -> ValueError:
     return ValueError(f"{message}; expected columns: {ARROW_SCHEMA}")
 
 
+def is_text_type(pa, typ) -> bool:
+    """``typ`` is string, large_string, binary or large_binary: values and offsets in two buffers, as the
+    kernels read them (a view type or a dictionary is not)."""
+    return (pa.types.is_string(typ) or pa.types.is_large_string(typ) or pa.types.is_binary(typ)
+            or pa.types.is_large_binary(typ))
+
+
+def _is_view(pa, typ) -> bool:
+    """string_view or binary_view (pyarrow 16 and later)."""
+    return any(getattr(pa.types, test, lambda t: False)(typ) for test in ("is_string_view", "is_binary_view"))
+
+
+def _is_bytes(pa, typ) -> bool:
+    """binary, large_binary or binary_view: text as UTF-8 bytes, not checked by Arrow to be valid."""
+    return pa.types.is_binary(typ) or pa.types.is_large_binary(typ) or getattr(
+        pa.types, "is_binary_view", lambda t: False)(typ)
+
+
 def _type_kind(pa, typ) -> str | None:
-    if pa.types.is_string(typ) or pa.types.is_large_string(typ):
-        return "string"
-    if getattr(pa.types, "is_string_view", lambda t: False)(typ):
+    if is_text_type(pa, typ) or _is_view(pa, typ):
         return "string"
     if pa.types.is_dictionary(typ):
         return "string" if _type_kind(pa, typ.value_type) == "string" else None
@@ -727,18 +744,20 @@ def _as_table(pa, table_or_batch):
 
 
 def _large_strings(pa, arr):
-    """``arr`` (string, large_string, string_view, or a dictionary of them) as large_string.  The
-    values of a dictionary are cast first: pyarrow cannot decode a dictionary of string_view."""
+    """``arr`` (a text type of :func:`_type_kind`, or a dictionary of one) as large_string, or as
+    large_binary if it holds bytes (which need not be valid UTF-8).  The values of a dictionary are
+    cast first: pyarrow cannot decode a dictionary of string_view."""
     if pa.types.is_dictionary(arr.type):
-        arr = pa.DictionaryArray.from_arrays(arr.indices, _large_strings(pa, arr.dictionary))
-    return arr.cast(pa.large_string())
+        values = _large_strings(pa, arr.dictionary)
+        return pa.DictionaryArray.from_arrays(arr.indices, values).cast(values.type)
+    return arr.cast(pa.large_binary() if _is_bytes(pa, arr.type) else pa.large_string())
 
 
 def _string_buffers(pa, arr):
     """``(data, offsets, validity, bit offset, index)`` of a string array: numpy views of its buffers.
 
-    Offsets are int32 (string) or int64 (large_string, and string_view, which
-    is cast to it).  ``index`` is empty but for a dictionary-encoded array
+    Offsets are int32 (string, binary) or int64 (large_string, large_binary, and
+    the view types, which are cast to them).  ``index`` is empty but for a dictionary-encoded array
     (as ``fastscore batch`` reads the short columns of a Parquet file): then
     it holds the rows' indices (N,) int64, and data and offsets are the
     dictionary's, so that the strings are not copied out row by row.
@@ -754,12 +773,12 @@ def _string_buffers(pa, arr):
         rows, arr = arr.indices, arr.dictionary
         values = np.frombuffer(rows.buffers()[1], dtype=np.dtype(rows.type.to_pandas_dtype()))
         index = values[rows.offset: rows.offset + n].astype(np.int64)
-    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
-        arr = arr.cast(pa.large_string())
+    if not is_text_type(pa, arr.type):
+        arr = _large_strings(pa, arr)
     if rows is None:
         rows = arr
     _, offsets_buf, data_buf = arr.buffers()
-    dtype = np.int64 if pa.types.is_large_string(arr.type) else np.int32
+    dtype = np.int64 if pa.types.is_large_string(arr.type) or pa.types.is_large_binary(arr.type) else np.int32
     offsets = np.frombuffer(offsets_buf, dtype=dtype)[arr.offset: arr.offset + len(arr) + 1]
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None and data_buf.size else _NO_BYTES
     validity = rows.buffers()[0]
@@ -894,7 +913,10 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
         seat and round East, no flowers, streak 0, no Closing) and row by row
         when null.  Other columns are ignored.  Chunked and sliced columns,
         string or large_string offsets and dictionary-encoded string columns
-        are read in place.
+        are read in place.  Binary columns are read as UTF-8 text: a row
+        with bytes that are not UTF-8 reads each as U+FFFD (as
+        :meth:`~fastscore.HandBatch.from_structured` decodes ``S`` fields),
+        which flags it.
     require_win : bool
         Flag rows without a winning tile (True for scoring).  When False
         (waits analysis) the ``win`` column is ignored and every ``win`` is -1.
@@ -939,7 +961,7 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     # Other faults: the Python parser gives the row's values, code and message.
     flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:
-        records = _plain_strings(pa, table).take(pa.array(flagged)).to_pylist()
+        records = decoded_records(_plain_strings(pa, table).take(pa.array(flagged)).to_pylist())
         _copy_rows(batch, flagged, HandBatch.from_records(records, require_win=require_win))
     # validate, on the rows its checks may flag.
     rows = np.flatnonzero(suspect)
@@ -952,13 +974,14 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
 
 
 def _plain_strings(pa, table):
-    """``table`` with its string_view and dictionary columns cast to large_string, chunk by chunk:
-    pyarrow's ``take`` has no string_view kernel, nor unifies chunk dictionaries that hold a null."""
+    """``table`` with its view and dictionary columns cast to large_string (large_binary), chunk by
+    chunk: pyarrow's ``take`` has no view kernel, nor unifies chunk dictionaries that hold a null."""
     columns = []
     for column in table.columns:
         typ = column.type
-        if pa.types.is_dictionary(typ) or getattr(pa.types, "is_string_view", lambda t: False)(typ):
-            column = pa.chunked_array([_large_strings(pa, chunk) for chunk in column.chunks], pa.large_string())
+        if pa.types.is_dictionary(typ) or _is_view(pa, typ):
+            chunks = [_large_strings(pa, chunk) for chunk in column.chunks]
+            column = pa.chunked_array(chunks, chunks[0].type if chunks else pa.large_string())
         columns.append(column)
     return pa.Table.from_arrays(columns, names=table.column_names)
 

@@ -112,7 +112,7 @@ import numpy as np
 
 from ._jit import threads_may_share_kernels
 from ._lock import OutputLock
-from .batch import RECORD_KEYS, HandBatch
+from .batch import RECORD_KEYS, HandBatch, decoded_records
 from .rules import ROW_IDS, SHAPE_NAMES
 from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
@@ -273,7 +273,8 @@ def read_records(
     list of dict
         Records with (a subset of) the :data:`fastscore.RECORD_KEYS`; CSV
         values are strings (empty means absent), JSON and Parquet values keep
-        their types.  A JSON line that does not parse is yielded as
+        their types (Parquet text stored as binary is decoded as UTF-8, an
+        undecodable byte as U+FFFD).  A JSON line that does not parse is yielded as
         ``{"__error__": "<file> line <n>: not valid JSON (...)"}``, which
         :func:`iter_batches` turns into a flagged row, and so is a CSV row
         whose number of fields is not the header's.  Blank JSON lines are skipped.  An
@@ -433,6 +434,8 @@ def hand_file(path: str | os.PathLike):
     """
     import pyarrow as pa
 
+    from .fastparse import is_text_type
+
     with parquet_file(path) as pf:
         schema, metadata = pf.schema_arrow, pf.metadata
     columns, encoded = hand_columns(path, schema.names)
@@ -441,21 +444,32 @@ def hand_file(path: str | os.PathLike):
         group = metadata.row_group(0)
         stored = {group.column(j).path_in_schema: group.column(j).has_dictionary_page
                   for j in range(group.num_columns)}
-        short = [c for c in columns if c != "hand" and stored.get(c)
-                 and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
+        short = [c for c in columns if c != "hand" and stored.get(c) and is_text_type(pa, schema.field(c).type)]
     with parquet_file(path, read_dictionary=short or None, metadata=metadata) as pf:
         yield pf, columns, encoded
 
 
-def batch_from_table(table, *, encoded: bool, require_win: bool = True) -> HandBatch:
+def batch_from_table(table, *, encoded: bool, require_win: bool = True, path=None) -> HandBatch:
     """A validated batch from a table of :func:`hand_columns`: encoded hands taken as they are
     (:func:`batch_from_encoded`), notation parsed by the compiled parser straight from the Arrow
-    buffers (:func:`fastscore.fastparse.batch_from_arrow`).  Messages count rows from 0 in ``table``."""
-    if encoded:
-        return batch_from_encoded(table, require_win=require_win)
+    buffers (:func:`fastscore.fastparse.batch_from_arrow`).  Messages count rows from 0 in ``table``.
+
+    Raises
+    ------
+    ValueError
+        A column of a type the parser does not take, or encoded values it cannot read; the message
+        starts with ``path``, the file the table was read from, when given.
+    """
     from .fastparse import batch_from_arrow
 
-    return batch_from_arrow(table, require_win=require_win)
+    try:
+        if encoded:
+            return batch_from_encoded(table, require_win=require_win)
+        return batch_from_arrow(table, require_win=require_win)
+    except ValueError as exc:
+        if path is None:
+            raise
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def _parquet_tables(path, chunk_rows: int, start_row: int):
@@ -497,7 +511,7 @@ def _named_errors(path, batches):
 
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     for table in _parquet_tables(path, chunk_rows, start_row):
-        yield table.to_pylist()
+        yield decoded_records(table.to_pylist())
 
 
 def _renumber(batch: HandBatch, offset: int) -> None:
@@ -544,7 +558,7 @@ def iter_batches(
     if file_format(path) == "parquet" and not is_empty(path):
         encoded = is_encoded(path)
         for table in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
-            batch = batch_from_table(table, encoded=encoded, require_win=require_win)
+            batch = batch_from_table(table, encoded=encoded, require_win=require_win, path=path)
             _renumber(batch, offset)
             offset += table.num_rows
             yield batch

@@ -357,6 +357,16 @@ def test_a_damaged_partition_is_an_error_naming_its_file(tmp_path):
         _read_partition(parts[2], True)
 
 
+def test_a_column_of_a_wrong_type_is_an_error_naming_its_file(tmp_path):
+    """A task reading a column the parser does not take raises the single-machine reader's error, file named."""
+    from fastscore.dask import _read_partition
+
+    path = tmp_path / "hands.parquet"
+    pq.write_table(pa.table({"hand": ["11m99m77p11s9s EE RR 333p"], "win": [[9]]}), path)
+    with pytest.raises(ValueError, match=r"hands\.parquet: column 'win' has type list"):
+        _read_partition(plan_partitions(path)[0], True)
+
+
 def test_output_folder_rules(data, tmp_path):
     out = tmp_path / "out"
     score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS)

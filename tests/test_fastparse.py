@@ -378,6 +378,55 @@ def test_rows_the_python_parser_rereads_from_string_view_and_unusual_dictionarie
             assert assert_same(table).error.tolist() == [0, ErrorCode.BAD_WIN, ErrorCode.BAD_TOKEN]
 
 
+BINARY_TYPES = [pa.binary(), pa.large_binary()] + ([pa.binary_view()] if hasattr(pa, "binary_view") else [])
+
+
+def _as_bytes(table, binary_type, dictionary: bool):
+    """``table`` with every string column cast to ``binary_type`` (the text's UTF-8 bytes), dictionary-encoded
+    or not."""
+    columns = []
+    for column in table.columns:
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            column = column.cast(binary_type)
+            if dictionary:
+                column = column.cast(pa.large_binary()).dictionary_encode()
+        columns.append(column)
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+def assert_same_batches(a: HandBatch, b: HandBatch) -> None:
+    for name in COLUMNS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert a.messages == b.messages
+
+
+@given(tables(), st.sampled_from(BINARY_TYPES), st.booleans(), st.integers(0, 12))
+def test_binary_tables_agree(table, binary_type, dictionary, start):
+    """Text as UTF-8 bytes (binary columns, as Spark and some writers store it) parses as the same text."""
+    encoded = _as_bytes(table, binary_type, dictionary)
+    assert_same_batches(batch_from_arrow(encoded), assert_same(table))
+    start = min(start, table.num_rows)
+    assert_same_batches(batch_from_arrow(encoded.slice(start)), batch_from_arrow(table.slice(start)))
+
+
+@pytest.mark.parametrize("binary_type", BINARY_TYPES, ids=str)
+def test_bytes_that_are_not_utf8_flag_their_row(binary_type):
+    """An undecodable byte reads as U+FFFD, as ``HandBatch.from_structured`` decodes ``S`` fields:
+    its row is flagged with the message of that text, and the other rows are read as they are."""
+    hand = "11m99m77p11s9s EE RR 333p"
+    hands = [hand.encode(), b"11m99m77p11s9s EE RR 333\xffp", hand.encode(), hand.encode()]
+    wins = [b"9s", b"9s", b"\xc3", b"9s"]
+    seats = [b"S", b"E", b"E", b"\x80"]
+    table = pa.table({"hand": pa.array(hands, binary_type), "win": pa.array(wins, binary_type),
+                      "seat": pa.array(seats, binary_type)})
+    fast = batch_from_arrow(table)
+    text = pa.table({name: [v.decode("utf-8", "replace") for v in values]
+                     for name, values in (("hand", hands), ("win", wins), ("seat", seats))})
+    assert_same_batches(fast, assert_same(text))
+    assert fast.error.tolist() == [0, ErrorCode.BAD_TOKEN, ErrorCode.BAD_WIN, ErrorCode.BAD_CONTEXT]
+    assert fast.seat.tolist()[0] == 1 and "'\ufffd'" in fast.messages[1]
+
+
 def test_mixed_offset_types_agree():
     """string and large_string columns side by side (one offset type per kernel call)."""
     cases = [c["case"] for c in load("score_cases.jsonl")][:300]

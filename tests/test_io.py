@@ -147,19 +147,22 @@ def test_parquet_row_groups_are_rechunked(tmp_path):
     assert count_rows(write_jsonl(tmp_path / "h.jsonl", RECORDS)) is None
 
 
+@pytest.mark.parametrize("text_type", [pa.string(), pa.binary()], ids=str)
 @pytest.mark.parametrize("options", [{"row_group_size": 4}, {"use_dictionary": False}], ids=["dictionary", "plain"])
-def test_parquet_short_string_columns_are_read_as_dictionaries(tmp_path, options):
+def test_parquet_short_string_columns_are_read_as_dictionaries(tmp_path, options, text_type):
     """The string columns but the hand come to the parser as Arrow dictionaries (hand_file) when the
     file stores them dictionary-encoded, as strings when it stores them plain; the batches are those
-    of the records either way, nulls and empty strings included, across row groups and chunks."""
+    of the records either way, nulls and empty strings included, across row groups and chunks.  Text
+    stored as binary (UTF-8 bytes) reads the same, and read_records gives it as str."""
     records = RECORDS * 3 + [{**RECORDS[0], "win": None, "seat": "", "flowers": None, "streak": None}]
     path = tmp_path / "hands.parquet"
-    pq.write_table(pa.Table.from_pylist(records, schema=pa.schema([(k, pa.string()) for k in RECORDS[0]])), path,
+    pq.write_table(pa.Table.from_pylist(records, schema=pa.schema([(k, text_type) for k in RECORDS[0]])), path,
                    **options)
     with hand_file(path) as (pf, columns, encoded):
         first = next(pf.iter_batches(batch_size=3, columns=columns))
     assert not encoded and columns == list(RECORDS[0])
-    assert first.schema.field("hand").type == pa.string()
+    assert first.schema.field("hand").type == text_type
+    assert [r for chunk in read_records(path, 5) for r in chunk] == records
     stored_plain = options.get("use_dictionary") is False
     assert all(pa.types.is_dictionary(first.schema.field(c).type) != stored_plain for c in columns[1:])
     got = list(iter_batches(path, chunk_rows=5))
@@ -181,6 +184,20 @@ def test_missing_hand_column_lists_the_schema(tmp_path, ext):
     assert INPUT_SCHEMA in str(info.value)
     for column in ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing"):
         assert column in str(info.value)
+
+
+@pytest.mark.parametrize("columns, match", [
+    ({"hand": pa.array([1]), "win": pa.array(["9s"])}, "column 'hand' has type int64"),
+    ({"hand": pa.array(["11m99m77p11s9s EE RR 333p"]), "seat": pa.array([[1]])}, "column 'seat' has type list"),
+    ({"concealed": pa.array(["11m"]), "declared": pa.array([bytes(10)], pa.binary(10))},
+     "column 'concealed' has type string"),
+], ids=["hand", "seat", "encoded"])
+def test_parquet_column_of_a_wrong_type_names_the_file(tmp_path, columns, match):
+    path = tmp_path / "hands.parquet"
+    pq.write_table(pa.table(columns), path)
+    with pytest.raises(ValueError, match=match) as info:
+        list(iter_batches(path))
+    assert str(info.value).startswith(f"{path}: column ")
 
 
 def test_long_csv_fields_are_read_and_flagged_in_line(tmp_path):
