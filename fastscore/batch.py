@@ -131,10 +131,14 @@ def _text_values(field: np.ndarray):
     return field.tolist() if field.dtype.kind in "OU" else field
 
 
-def decoded_records(records: list[dict]) -> list[dict]:
-    """``records`` read from Arrow columns, with the values of binary columns (``bytes``) decoded as
-    UTF-8 as :func:`_text_values` decodes them (an undecodable byte becomes U+FFFD)."""
-    return [{k: v.decode("utf-8", "replace") if isinstance(v, bytes) else v for k, v in r.items()}
+def decoded_records(records: list[dict], keys) -> list[dict]:
+    """``records`` read from Arrow columns, with the values of ``keys`` (text columns stored as
+    binary, so ``bytes``) decoded as UTF-8 as :func:`_text_values` decodes them (an undecodable
+    byte becomes U+FFFD)."""
+    keys = set(keys)
+    if not keys:
+        return records
+    return [{k: v.decode("utf-8", "replace") if k in keys and isinstance(v, bytes) else v for k, v in r.items()}
             for r in records]
 
 
@@ -398,7 +402,8 @@ class HandBatch:
 
         Notation strings are parsed by the compiled parser of :mod:`fastscore.fastparse`
         (same results and messages as :meth:`from_records`).  Text columns may be string,
-        large_string, string_view or binary (UTF-8 bytes), plain or dictionary-encoded
+        large_string or string_view, or binary, large_binary or binary_view (UTF-8 bytes; an
+        undecodable byte reads as U+FFFD, which flags its row), plain or dictionary-encoded
         (:data:`fastscore.fastparse.ARROW_SCHEMA`).
         """
         from .fastparse import batch_from_arrow

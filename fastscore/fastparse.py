@@ -719,6 +719,13 @@ def _is_bytes(pa, typ) -> bool:
         pa.types, "is_binary_view", lambda t: False)(typ)
 
 
+def bytes_columns(pa, schema) -> list[str]:
+    """Names of the text columns of ``schema`` stored as bytes: binary, large_binary or binary_view,
+    plain or dictionary-encoded (their values read as Python ``bytes``)."""
+    return [f.name for f in schema
+            if _is_bytes(pa, f.type.value_type if pa.types.is_dictionary(f.type) else f.type)]
+
+
 def _type_kind(pa, typ) -> str | None:
     if is_text_type(pa, typ) or _is_view(pa, typ):
         return "string"
@@ -858,7 +865,9 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
     strings = [name for name in RECORD_KEYS if kinds.get(name) in ("string", "null")]
     part = table.select(strings)
     if part.column(0).num_chunks > n // 4096 + 8:
-        part = part.combine_chunks()  # many tiny chunks: one kernel call beats thousands
+        # Many tiny chunks: one kernel call beats thousands.  Dictionaries decoded first: pyarrow
+        # cannot unify chunk dictionaries that hold a null.
+        part = _plain_strings(pa, part).combine_chunks()
     over = np.zeros(n, dtype=np.bool_)
     start = 0
     for chunk in part.to_batches():  # "hand" is always among them
@@ -961,7 +970,8 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     # Other faults: the Python parser gives the row's values, code and message.
     flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:
-        records = decoded_records(_plain_strings(pa, table).take(pa.array(flagged)).to_pylist())
+        records = _plain_strings(pa, table).take(pa.array(flagged)).to_pylist()
+        records = decoded_records(records, bytes_columns(pa, table.schema))
         _copy_rows(batch, flagged, HandBatch.from_records(records, require_win=require_win))
     # validate, on the rows its checks may flag.
     rows = np.flatnonzero(suspect)
@@ -1010,8 +1020,8 @@ def batch_from_records(records, *, require_win: bool = True) -> HandBatch:
     :data:`fastscore.RECORD_KEYS` (about 4 microseconds a row) parsed by
     :func:`batch_from_arrow`, which gives exactly ``from_records``' result.
     Records that do not make a table of the types :data:`ARROW_SCHEMA`
-    accepts (a row that is not a dict, a column of mixed or other types)
-    go through :meth:`HandBatch.from_records` as they are.
+    accepts (a row that is not a dict, a column of mixed or other types,
+    text as ``bytes``) go through :meth:`HandBatch.from_records` as they are.
 
     Returns
     -------
@@ -1025,16 +1035,21 @@ def batch_from_records(records, *, require_win: bool = True) -> HandBatch:
         try:
             # Every key of RECORD_KEYS present in any record (from_pylist would take the first record's keys).
             table = pa.table({k: [r.get(k) for r in records] for k in RECORD_KEYS if any(k in r for r in records)})
-            kinds = _check_columns(pa, table, require_win)
+            table = table.select(list(_check_columns(pa, table, require_win)))
         except (pa.ArrowException, ValueError, TypeError, OverflowError):
             pass
         else:
-            batch = batch_from_arrow(table.select(list(kinds)), require_win=require_win)
-            # A record without a 'hand' key reads as a null hand in the table; its own message differs.
-            missing = [i for i, r in enumerate(records) if "hand" not in r]
-            if missing:
-                slow = HandBatch.from_records([records[i] for i in missing], require_win=require_win)
-                batch._add_flags(missing, slow.error, [f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
-                                                       for j, i in enumerate(missing)])
-            return batch
+            if not bytes_columns(pa, table.schema):  # from_records takes no bytes for text: it flags them
+                return _with_missing_hands(batch_from_arrow(table, require_win=require_win), records, require_win)
     return HandBatch.from_records(records, require_win=require_win)
+
+
+def _with_missing_hands(batch: HandBatch, records, require_win: bool) -> HandBatch:
+    """``batch`` with the records that have no 'hand' key flagged as :meth:`HandBatch.from_records`
+    flags them (the table read them as null hands, whose message differs)."""
+    missing = [i for i, r in enumerate(records) if "hand" not in r]
+    if missing:
+        slow = HandBatch.from_records([records[i] for i in missing], require_win=require_win)
+        batch._add_flags(missing, slow.error, [f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
+                                               for j, i in enumerate(missing)])
+    return batch

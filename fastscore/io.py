@@ -510,8 +510,12 @@ def _named_errors(path, batches):
 
 
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+    import pyarrow as pa
+
+    from .fastparse import bytes_columns
+
     for table in _parquet_tables(path, chunk_rows, start_row):
-        yield decoded_records(table.to_pylist())
+        yield decoded_records(table.to_pylist(), bytes_columns(pa, table.schema))
 
 
 def _renumber(batch: HandBatch, offset: int) -> None:

@@ -427,6 +427,20 @@ def test_bytes_that_are_not_utf8_flag_their_row(binary_type):
     assert fast.seat.tolist()[0] == 1 and "'\ufffd'" in fast.messages[1]
 
 
+def test_many_chunks_whose_dictionaries_hold_nulls_agree():
+    """Many small chunks are joined before the kernels run; chunk dictionaries that hold a null (which
+    pyarrow cannot unify) are decoded first, text and bytes alike."""
+    hand = "11m99m77p11s9s EE RR 333p"
+    for values in ([hand, None], [hand.encode(), None]):
+        one = pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()), pa.array(values))
+        two = pa.DictionaryArray.from_arrays(pa.array([1, 1], pa.int32()), pa.array(values[::-1]))
+        table = pa.table({"hand": pa.chunked_array([one, two] * 5), "win": [None, "9s"] * 10})
+        assert table.column("hand").num_chunks == 10
+        fast = batch_from_arrow(table)
+        assert_same_batches(fast, assert_same(table.cast(pa.schema([("hand", pa.string()), ("win", pa.string())]))))
+        assert fast.error.tolist() == [ErrorCode.BAD_WIN, 0] * 10
+
+
 def test_mixed_offset_types_agree():
     """string and large_string columns side by side (one offset type per kernel call)."""
     cases = [c["case"] for c in load("score_cases.jsonl")][:300]
@@ -503,3 +517,17 @@ def test_batch_from_records_equals_from_records(records, require_win):
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
         assert getattr(fast, name).dtype == getattr(slow, name).dtype
     assert fast.messages == slow.messages
+
+
+@pytest.mark.parametrize("records, code", [
+    ([{"hand": b"11m99m77p11s9s EE RR 333p", "win": b"9s"}], ErrorCode.BAD_TOKEN),
+    ([{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s", "seat": b"S"}], ErrorCode.BAD_CONTEXT),
+], ids=["hand", "seat"])
+def test_records_holding_bytes_are_read_as_from_records_reads_them(records, code):
+    """Records are not Arrow columns: text given as bytes is flagged, as HandBatch.from_records flags it,
+    although an Arrow binary column is read as UTF-8."""
+    from fastscore.fastparse import batch_from_records
+
+    fast = batch_from_records(records)
+    assert_same_batches(fast, HandBatch.from_records(records))
+    assert fast.error.tolist() == [code]

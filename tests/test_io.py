@@ -200,6 +200,15 @@ def test_parquet_column_of_a_wrong_type_names_the_file(tmp_path, columns, match)
     assert str(info.value).startswith(f"{path}: column ")
 
 
+def test_read_records_decodes_only_the_text_columns_stored_as_bytes(tmp_path):
+    """binary is text the parser reads (decoded, an undecodable byte as U+FFFD); fixed_size_binary is not
+    (iter_batches refuses it) and stays bytes."""
+    path = tmp_path / "hands.parquet"
+    pq.write_table(pa.table({"hand": pa.array([b"11m99m77p11s9s EE RR 333\xffp"], pa.binary()),
+                             "win": pa.array([b"9s"], pa.binary(2))}), path)
+    assert list(read_records(path)) == [[{"hand": "11m99m77p11s9s EE RR 333\ufffdp", "win": b"9s"}]]
+
+
 def test_long_csv_fields_are_read_and_flagged_in_line(tmp_path):
     """Fields over the csv module's default size limit (131,072 characters) are read, so the parser
     flags their record and every later row stays in line with its record, also when the long field
