@@ -281,6 +281,11 @@ def test_whole_file_problems_name_the_file(tmp_path):
         result = invoke(command, source, "-o", missing)
         assert result.exit_code == 2 and f"the folder {missing.parent} does not exist" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl", "hands.parquet"]
+    typed = tmp_path / "typed.parquet"
+    pq.write_table(pa.table({"hand": ["11m99m77p11s9s EE RR 333p"], "win": [[9]]}), typed)
+    result = invoke("batch", typed, "-o", tmp_path / "out.parquet")
+    assert result.exit_code == 2 and f"{typed}: column 'win' has type list" in result.stderr
+    assert not (tmp_path / "out.parquet").exists()
 
 
 def test_encoded_file_without_declared_sets_is_refused(tmp_path):
