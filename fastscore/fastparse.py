@@ -708,15 +708,20 @@ def is_text_type(pa, typ) -> bool:
             or pa.types.is_large_binary(typ))
 
 
+def _type_test(pa, name: str, typ) -> bool:
+    """``pa.types.<name>(typ)``, False where this pyarrow has no such test (the view types came in pyarrow 16)."""
+    test = getattr(pa.types, name, None)
+    return test is not None and test(typ)
+
+
 def _is_view(pa, typ) -> bool:
-    """string_view or binary_view (pyarrow 16 and later)."""
-    return any(getattr(pa.types, test, lambda t: False)(typ) for test in ("is_string_view", "is_binary_view"))
+    """string_view or binary_view."""
+    return _type_test(pa, "is_string_view", typ) or _type_test(pa, "is_binary_view", typ)
 
 
 def _is_bytes(pa, typ) -> bool:
     """binary, large_binary or binary_view: text as UTF-8 bytes, not checked by Arrow to be valid."""
-    return pa.types.is_binary(typ) or pa.types.is_large_binary(typ) or getattr(
-        pa.types, "is_binary_view", lambda t: False)(typ)
+    return pa.types.is_binary(typ) or pa.types.is_large_binary(typ) or _type_test(pa, "is_binary_view", typ)
 
 
 def bytes_columns(pa, schema) -> list[str]:

@@ -474,10 +474,10 @@ def batch_from_table(table, *, encoded: bool, require_win: bool = True, path=Non
 
 def _parquet_tables(path, chunk_rows: int, start_row: int):
     """The hand columns (:func:`hand_columns`) of a Parquet file as pyarrow Tables of exactly
-    ``chunk_rows`` rows (the last shorter)."""
+    ``chunk_rows`` rows (the last shorter), each with whether they are encoded hands."""
     import pyarrow as pa
 
-    with hand_file(path) as (pf, columns, _):
+    with hand_file(path) as (pf, columns, encoded):
         groups = list(range(pf.metadata.num_row_groups))
         while groups and start_row >= pf.metadata.row_group(groups[0]).num_rows:  # skip whole row groups
             start_row -= pf.metadata.row_group(groups.pop(0)).num_rows
@@ -495,11 +495,11 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
             pending_rows += record_batch.num_rows
             while pending_rows >= chunk_rows:
                 table = pa.Table.from_batches(pending)
-                yield table.slice(0, chunk_rows)
+                yield table.slice(0, chunk_rows), encoded
                 rest = table.slice(chunk_rows)
                 pending, pending_rows = rest.to_batches(), rest.num_rows
         if pending_rows:
-            yield pa.Table.from_batches(pending)
+            yield pa.Table.from_batches(pending), encoded
 
 
 def _named_errors(path, batches):
@@ -514,7 +514,7 @@ def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]
 
     from .fastparse import bytes_columns
 
-    for table in _parquet_tables(path, chunk_rows, start_row):
+    for table, _ in _parquet_tables(path, chunk_rows, start_row):
         yield decoded_records(table.to_pylist(), bytes_columns(pa, table.schema))
 
 
@@ -560,8 +560,7 @@ def iter_batches(
     """
     offset = start_row
     if file_format(path) == "parquet" and not is_empty(path):
-        encoded = is_encoded(path)
-        for table in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
+        for table, encoded in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
             batch = batch_from_table(table, encoded=encoded, require_win=require_win, path=path)
             _renumber(batch, offset)
             offset += table.num_rows
