@@ -1,9 +1,9 @@
-"""Columnar batches of hands and their validation (RULES.md section 2).
+"""Columnar batches of hands, and hand records parsed into them (RULES.md sections 2 and 8).
 
 A :class:`HandBatch` holds N hands as arrays; every public scoring function
-takes one.  Validation happens here, once, vectorised: a bad row gets an
-:class:`~fastscore.tiles.ErrorCode` and a message naming the culprit, and is
-skipped by the kernels; every other row is scored.
+takes one.  Its rows are checked by :mod:`fastscore.checks`: a bad row gets
+an :class:`~fastscore.tiles.ErrorCode` and a message naming the culprit, and
+is skipped by the kernels; every other row is scored.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from ._jit import jit_batch, prange
 
+from .checks import MAX_STREAK, check_batch, kernel_columns
 from .tiles import (
     MAX_DECLARED,
     N_KINDS,
@@ -57,8 +58,8 @@ def _streak(value) -> int:
         raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number") from None
     if isinstance(value, float) and value != n or isinstance(value, bool):
         raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number")
-    if not 0 <= n <= 1000:
-        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {n} is out of range (0 to 1000)")
+    if not 0 <= n <= MAX_STREAK:
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {n} is out of range (0 to {MAX_STREAK})")
     return n
 
 
@@ -144,7 +145,7 @@ def decoded_records(records: list[dict], keys) -> list[dict]:
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
 class HandBatch:
-    """N hands as columns (RULES.md section 2).
+    """N hands as columns (RULES.md section 2): plain data.
 
     Attributes
     ----------
@@ -162,25 +163,21 @@ class HandBatch:
     streak : ndarray, shape (N,), int32
         The dealer's streak.
     error : ndarray, shape (N,), uint8
-        :class:`ErrorCode` of each row, 0 when valid.
+        :class:`ErrorCode` of each row flagged so far, 0 otherwise.
     messages : dict
         Row number -> error message, for flagged rows.
 
     Notes
     -----
-    The constructors (:meth:`from_records`, :meth:`from_arrays`,
-    :meth:`from_arrow`, :meth:`from_structured`, the file readers of
-    :mod:`fastscore.io` and the samplers of :mod:`fastscore.sample`) validate
-    every row once and return a *sealed* batch: its columns are immutable
-    (their memory is a ``bytes`` object, so numpy will neither write into them,
-    make them writable again nor resize them), and the scoring functions trust
-    it without running the row checks again.  Writing into a column raises
-    ``ValueError: assignment destination is read-only``; :meth:`take` gives a
-    writable copy.  A copy, a batch built directly (``HandBatch(...)``,
-    :meth:`empty`) or one whose column was swapped or changed in place (new
-    strides, say) is not sealed: the row checks of
-    :func:`fastscore.checks.checked` then run on every call, so no bad row
-    reaches the kernels, which do not check bounds.
+    Columns may hold any values: every kernel that reads a batch
+    (:func:`fastscore.score_batch`, :func:`fastscore.win_check`,
+    :func:`fastscore.waits_batch`) checks each row in its own loop
+    (:func:`fastscore.checks.row_fault`) and flags a bad row in its result
+    instead of reading it.  :meth:`from_arrays` keeps the caller's arrays
+    where dtype and layout already fit (no copy, no check until scored); the
+    text constructors (:meth:`from_records`, :meth:`from_arrow`, the file
+    readers) own their arrays and flag bad rows once, as they parse.
+    :meth:`check` flags the rows of any batch.
     """
 
     concealed: np.ndarray
@@ -198,68 +195,25 @@ class HandBatch:
     def __len__(self) -> int:
         return self.concealed.shape[0]
 
-    def _seal(self, require_win: bool) -> "HandBatch":
-        """Mark this batch validated (with ``require_win`` as given) and make its columns immutable; return it.
-
-        Only for a batch whose rows :func:`validate` (or the compiled row checks) has just
-        flagged.  Each column is replaced by a copy whose memory is a ``bytes`` object:
-        numpy will not make such an array writable again nor resize it.  The arrays
-        themselves (kept alive) and their addresses, shapes and strides are remembered,
-        so that :meth:`is_sealed` notices any other change (a column swapped, its
-        strides or state set).
-        """
-        for name in COLUMN_NAMES:
-            setattr(self, name, _frozen(getattr(self, name)))
-        # An attribute, not a dataclass field: asdict() and replace() see only the columns.
-        self._sealed = (bool(require_win), tuple(_Layout(getattr(self, name)) for name in COLUMN_NAMES))
-        return self
-
-    def is_sealed(self, *, require_win: bool) -> bool:
-        """True when the batch was validated at construction (for ``require_win``, or with a winning
-        tile required, which is stricter) and its columns are still those immutable arrays."""
-        sealed = self.__dict__.get("_sealed")
-        if sealed is None or (require_win and not sealed[0]):
-            return False
-        return all(_Layout(getattr(self, name)) == layout for name, layout in zip(COLUMN_NAMES, sealed[1]))
-
-    def _add_flags(self, rows, codes, messages) -> None:
-        """Flag ``rows`` (row numbers) with ``codes`` (one, or one per row) and the matching ``messages``,
-        sealed or not.
-
-        A flagged row is skipped by the kernels, so a sealed batch stays sealed: its
-        error column is replaced by a flagged immutable copy.
-        """
-        rows = list(rows)
-        if not rows:
-            return
-        if self.is_sealed(require_win=False):
-            error = self.error.copy()
-            error[rows] = codes
-            self.error = _frozen(error)
-            k = COLUMN_NAMES.index("error")
-            layouts = self._sealed[1]
-            self._sealed = (self._sealed[0], layouts[:k] + (_Layout(self.error),) + layouts[k + 1:])
-        else:
-            self.error[rows] = codes
-        for i, message in zip(rows, messages):
-            self.messages[int(i)] = message
-
-    def _read_only(self) -> "HandBatch":
-        """This batch if its columns are all read-only, else a batch of read-only views of them
-        (the kernels are compiled for read-only input columns only: one build each)."""
-        if not any(getattr(self, name).flags.writeable for name in COLUMN_NAMES):
-            return self
-        views = {}
-        for name in COLUMN_NAMES:
-            view = getattr(self, name).view()
-            view.flags.writeable = False
-            views[name] = view
-        return HandBatch(**views, messages=self.messages)
-
     @property
     def ok(self) -> np.ndarray:
-        """``(N,) bool``: rows that passed validation."""
+        """``(N,) bool``: rows not flagged (so far; see :meth:`check`)."""
         return self.error == 0
+
+    def check(self, *, require_win: bool = True) -> "HandBatch":
+        """A batch of the same columns (not copied) with every bad row flagged, with its message.
+
+        ``require_win``: a row without a winning tile is bad (False for waits analysis).
+        The row checks are those the kernels run (:func:`fastscore.checks.row_fault`).
+
+        Raises
+        ------
+        ValueError
+            A column of the wrong dtype or shape.
+        """
+        checked = HandBatch(**{name: getattr(self, name) for name in COLUMN_NAMES[:-1]},
+                            error=np.array(self.error, dtype=np.uint8), messages=dict(self.messages))
+        return check_batch(checked, require_win=require_win)
 
     @classmethod
     def empty(cls, n: int) -> "HandBatch":
@@ -282,8 +236,9 @@ class HandBatch:
         """Build a batch from hand records (dicts with the :data:`RECORD_KEYS`).
 
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
-        A record that cannot be parsed becomes a flagged row; nothing raises.
-        Without ``require_win`` a record's ``win`` is ignored (16-tile hands).
+        A record that cannot be parsed, or whose hand breaks a row check, becomes a
+        flagged row with its message; nothing raises.  Without ``require_win`` a
+        record's ``win`` is ignored (16-tile hands).
         """
         records = list(records)
         batch = cls.empty(len(records))
@@ -310,8 +265,7 @@ class HandBatch:
                 batch.streak[i],
                 batch.closing[i],
             ) = values
-        validate(batch, require_win=require_win)
-        return batch._seal(require_win)
+        return check_batch(batch, require_win=require_win)
 
     @classmethod
     def from_arrays(
@@ -327,26 +281,31 @@ class HandBatch:
         streak=0,
         closing=False,
     ) -> "HandBatch":
-        """Build a batch from arrays (research scripts); scalars broadcast.
+        """Build a batch over arrays (research scripts); scalars broadcast.
+
+        A column that already has its :class:`HandBatch` dtype and is C-contiguous
+        is used as it is (no copy); others are converted.  Rows are checked when
+        the batch is scored (every kernel checks each row); a value that does not
+        fit the column's dtype (a count of 256, a seat of -1) is flagged here.
 
         Parameters
         ----------
         concealed : array_like, shape (N, 34)
-            Concealed tile counts 0-4 (any integer dtype).
+            Concealed tile counts 0-4 (any integer dtype; uint8 is not copied).
         declared : array_like, shape (N, 5, 2), optional
             (SetKind, lowest tile) per declared set; default none.
         win : array_like, shape (N,), optional
             Winning tile 0-33.  Omitted, or -1 in every row: a batch of 16-tile
-            hands for waits analysis (no row is flagged for lacking a winning
-            tile; -1 in only some rows flags those rows).
+            hands for waits analysis.  -1 in only some rows flags those rows.
         self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
             As in :class:`HandBatch`; winds as 0-3.
 
         Raises
         ------
         ValueError
-            If ``concealed`` is not a 2-D array with 34 columns (the whole
-            batch is unusable); bad values in a row only flag that row.
+            If ``concealed`` is not a 2-D integer array with 34 columns, or another
+            column has the wrong shape or a non-integer dtype (the whole batch is
+            unusable); bad values in a row only flag that row.
         """
         raw = np.asarray(concealed)
         if raw.ndim != 2 or raw.shape[1] != N_KINDS:
@@ -354,47 +313,44 @@ class HandBatch:
         if not (np.issubdtype(raw.dtype, np.integer) or raw.dtype == np.bool_):
             raise HandError(ErrorCode.BAD_ARRAY, f"concealed must hold integers, got dtype {raw.dtype}")
         n = raw.shape[0]
-        batch = cls.empty(n)
-        bad_counts = ((raw < 0) | (raw > 4)).any(axis=1)
-        batch.concealed[:] = np.where(bad_counts[:, None], 0, raw).astype(np.uint8)
-        for i in np.flatnonzero(bad_counts):
-            t = int(np.flatnonzero((raw[i] < 0) | (raw[i] > 4))[0])
-            i = int(i)
-            batch.error[i] = ErrorCode.BAD_ARRAY
-            batch.messages[int(i)] = f"row {i}: count {raw[i, t]} of {TILE_NAMES[t]} is out of range (0 to 4)"
-        if declared is not None:
+        error = np.zeros(n, dtype=np.uint8)
+        messages: dict[int, str] = {}
+        columns = {"concealed": _column(raw, np.uint8, 0, 4, error, messages, "concealed")}
+        if declared is None:
+            columns["declared"] = np.zeros((n, MAX_DECLARED, 2), dtype=np.int8)
+        else:
             d = np.asarray(declared)
             if d.shape != (n, MAX_DECLARED, 2) or not np.issubdtype(d.dtype, np.integer):
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
-            bad_slot = (d[:, :, 0] < 0) | (d[:, :, 0] > 4) | (d[:, :, 1] < 0) | (d[:, :, 1] >= N_KINDS)
-            bad = bad_slot.any(axis=1)
-            batch.declared[:] = np.where(bad[:, None, None], 0, d).astype(np.int8)
-            for i in np.flatnonzero(bad & (batch.error == 0)):
-                k = int(np.flatnonzero(bad_slot[i])[0])
-                batch.error[i] = ErrorCode.BAD_SET
-                batch.messages[int(i)] = (
-                    f"row {i}: declared set {k} is (kind {d[i, k, 0]}, tile {d[i, k, 1]}); "
-                    f"kind must be 0-4 (SetKind) and tile 0-33"
-                )
-        columns = dict(win=win if win is not None else -1, self_drawn=self_drawn, seat=seat, round=round,
-                       flowers=flowers, streak=streak, closing=closing)
-        for name, value in columns.items():
-            target = getattr(batch, name)
-            v = np.broadcast_to(np.asarray(value), (n,))
-            if name in ("self_drawn", "closing"):
-                target[:] = v.astype(np.bool_)
+            columns["declared"] = _column(d, np.int8, 0, N_KINDS - 1, error, messages, "declared")
+        given = dict(win=-1 if win is None else win, self_drawn=self_drawn, seat=seat, round=round,
+                     flowers=flowers, streak=streak, closing=closing)
+        for name, value in given.items():
+            v = np.asarray(value)
+            dtype, lo, hi = _CONTEXT[name]
+            if v.ndim == 0 and (v.dtype == np.bool_ or np.issubdtype(v.dtype, np.integer)) \
+                    and (dtype is np.bool_ or lo <= v <= hi):
+                columns[name] = np.full(n, v, dtype=dtype)  # a scalar in range: one value for every row
+                continue
+            if v.ndim == 0:
+                v = np.broadcast_to(v, (n,))
+            elif v.shape != (n,):
+                raise HandError(ErrorCode.BAD_ARRAY,
+                                f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
+            if dtype is np.bool_:
+                columns[name] = v if v.dtype == np.bool_ and v.flags.c_contiguous else v.astype(np.bool_)
                 continue
             if not np.issubdtype(v.dtype, np.integer):
                 raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
-            lo, hi = {"win": (-1, 33), "seat": (0, 3), "round": (0, 3), "flowers": (0, 255), "streak": (0, 1000)}[name]
-            bad = (v < lo) | (v > hi)
-            target[:] = np.where(bad, 0 if name != "win" else -1, v).astype(target.dtype)
-            for i in np.flatnonzero(bad & (batch.error == 0)):
-                batch.error[i] = ErrorCode.BAD_CONTEXT if name != "win" else ErrorCode.BAD_WIN
-                batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
-        require_win = win is not None and bool((np.asarray(win) != -1).any())
-        validate(batch, require_win=require_win)
-        return batch._seal(require_win)
+            columns[name] = _column(v, dtype, lo, hi, error, messages, name)
+        if win is not None:
+            w = columns["win"]
+            missing = w == -1
+            if missing.any() and not missing.all():  # some rows with a winning tile, some without
+                for i in np.flatnonzero(missing & (error == 0)).tolist():
+                    error[i] = ErrorCode.BAD_WIN
+                    messages[i] = f"row {i}: no winning tile"
+        return cls(**columns, error=error, messages=dict(sorted(messages.items())))
 
     @classmethod
     def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
@@ -442,7 +398,7 @@ class HandBatch:
         raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
 
     def take(self, rows) -> "HandBatch":
-        """A new batch (a writable copy, not sealed) of the given rows (index array or slice).
+        """A new batch (a copy) of the given rows (index array or slice).
 
         Each new row keeps its old row's message under its new row number (a row taken
         twice has it twice); the text is unchanged, so it still names the row of the
@@ -457,31 +413,73 @@ class HandBatch:
         return HandBatch(**sub, messages=messages)
 
 
-def _frozen(column: np.ndarray) -> np.ndarray:
-    """An immutable C-contiguous copy of ``column``, its memory a ``bytes`` object."""
-    return np.frombuffer(np.ascontiguousarray(column).tobytes(), dtype=column.dtype).reshape(column.shape)
+#: dtype and range of the per-row columns of :meth:`HandBatch.from_arrays` (bool columns: no range).
+_CONTEXT = {
+    "win": (np.int8, -1, N_KINDS - 1),
+    "self_drawn": (np.bool_, 0, 1),
+    "seat": (np.uint8, 0, 3),
+    "round": (np.uint8, 0, 3),
+    "flowers": (np.uint8, 0, 255),
+    "streak": (np.int32, 0, MAX_STREAK),
+    "closing": (np.bool_, 0, 1),
+}
 
 
-class _Layout:
-    """What :meth:`HandBatch.is_sealed` compares of a column: the array itself (kept alive here, so
-    that no other array can take its identity or its memory), whether it is writable, its address,
-    shape and strides."""
+def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages: dict, name: str) -> np.ndarray:
+    """``v`` as a C-contiguous ``dtype`` array: ``v`` itself when it is one already (the kernels
+    check its rows), else a converted copy in which every value outside ``lo``-``hi`` (which the
+    conversion could wrap) is flagged in ``error``/``messages`` and replaced by a safe one."""
+    if v.dtype == dtype and v.flags.c_contiguous and v.ndim > 0 and v.strides[-1] == v.itemsize:
+        return v
+    if v.dtype == dtype:
+        return np.ascontiguousarray(v)
+    if np.can_cast(v.dtype, dtype, casting="safe") or v.dtype == np.bool_:
+        return np.ascontiguousarray(v, dtype=dtype)
+    vi = v if v.dtype.kind == "i" or v.dtype.itemsize < 8 else v.astype(object)  # uint64 beyond int64
+    if name == "declared":
+        bad_slot = (vi[..., 0] < 0) | (vi[..., 0] > 4) | (vi[..., 1] < lo) | (vi[..., 1] > hi)
+        bad = bad_slot.any(axis=1)
+        for i in np.flatnonzero(bad & (error == 0)).tolist():
+            k = int(np.flatnonzero(bad_slot[i])[0])
+            error[i] = ErrorCode.BAD_SET
+            messages[i] = (f"row {i}: declared set {k} is (kind {v[i, k, 0]}, tile {v[i, k, 1]}); "
+                           f"kind must be 0-4 (SetKind) and tile 0-33")
+        return np.where(bad[:, None, None], 0, v).astype(dtype)
+    bad_value = (vi < lo) | (vi > hi)
+    bad = bad_value.any(axis=1) if v.ndim == 2 else bad_value
+    for i in np.flatnonzero(bad & (error == 0)).tolist():
+        if name == "concealed":
+            t = int(np.flatnonzero(bad_value[i])[0])
+            error[i] = ErrorCode.BAD_ARRAY
+            messages[i] = f"row {i}: count {v[i, t]} of {TILE_NAMES[t]} is out of range (0 to 4)"
+        else:
+            error[i] = ErrorCode.BAD_WIN if name == "win" else ErrorCode.BAD_CONTEXT
+            messages[i] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
+    fill = bad[:, None] if v.ndim == 2 else bad
+    return np.where(fill, -1 if name == "win" else 0, v).astype(dtype)
 
-    __slots__ = ("column", "state")
 
-    def __init__(self, column):
-        self.column = column
-        self.state = (column.flags.writeable, column.__array_interface__["data"][0], column.shape, column.strides) \
-            if isinstance(column, np.ndarray) else None
+def flag_rows(batch: HandBatch, rows, codes, messages) -> None:
+    """Flag ``rows`` (row numbers) of ``batch`` in place with ``codes`` (one, or one per row) and
+    the matching ``messages``; a row flagged already is flagged again (the parser's word wins)."""
+    rows = list(rows)
+    if not rows:
+        return
+    batch.error[rows] = codes
+    for i, message in zip(rows, messages):
+        batch.messages[int(i)] = message
+    batch.messages = dict(sorted(batch.messages.items()))
 
-    def __eq__(self, other) -> bool:
-        return self.column is other.column and self.state == other.state
 
+def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
+    """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``.
 
-def _flag_rows(batch: HandBatch, bad: np.ndarray, code: ErrorCode, message: str) -> None:
-    for i in np.flatnonzero(bad & (batch.error == 0)):
-        batch.error[i] = code
-        batch.messages[int(i)] = f"row {i}: {message}"
+    Rows that fail the row checks (:func:`fastscore.checks.row_fault`) give meaningless counts.
+    """
+    held = np.empty((len(batch), N_KINDS), dtype=np.int16)
+    concealed, declared, win = kernel_columns(batch)[:3]
+    _held_kernel(concealed, declared, win, with_win, held)
+    return held
 
 
 @jit_batch
@@ -492,7 +490,7 @@ def _held_kernel(concealed, declared, win, with_win, held):
             held[i, t] = concealed[i, t]
         for k in range(declared.shape[1]):
             kind = declared[i, k, 0]
-            # Clipped: rows with a tile out of range are flagged by validate, but must not index out of bounds here.
+            # Clipped: a row that fails the checks must not index out of bounds here.
             t = min(max(np.int64(declared[i, k, 1]), 0), N_KINDS - 1)
             if kind == 1:
                 held[i, t] += 1
@@ -504,67 +502,3 @@ def _held_kernel(concealed, declared, win, with_win, held):
                 held[i, t] += 4
         if with_win and 0 <= win[i] < N_KINDS:
             held[i, win[i]] += 1
-
-
-def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
-    """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``."""
-    held = np.empty((len(batch), N_KINDS), dtype=np.int16)
-    columns = batch._read_only()  # one build of the kernel, sealed batch or not
-    _held_kernel(columns.concealed, columns.declared, columns.win, with_win, held)
-    return held
-
-
-def validate(batch: HandBatch, *, require_win: bool = True) -> None:
-    """Flag invalid rows in place (RULES.md section 2), vectorised.
-
-    Checks: every column in range (declared kinds 0-4 and tiles 0-33, winning
-    tile -1 to 33, winds 0-3, streak 0-1000), so that a batch filled in by hand
-    is safe for the kernels, which do not check bounds; declared sets well
-    formed (a sheung of three number tiles of one suit), 16 tiles before the
-    win, at most 4 of a kind counting declared sets and the winning tile,
-    Closing only with a concealed hand, and a winning tile when ``require_win``.
-    Idempotent: rows already flagged keep their first error.
-    """
-    kind = batch.declared[:, :, 0].astype(np.int64)
-    tile = batch.declared[:, :, 1].astype(np.int64)
-    bad_slot = (kind < 0) | (kind > 4) | (tile < 0) | (tile >= N_KINDS)
-    for i in np.flatnonzero(bad_slot.any(axis=1) & (batch.error == 0)):
-        k = int(np.flatnonzero(bad_slot[i])[0])
-        batch.error[i] = ErrorCode.BAD_SET
-        batch.messages[int(i)] = (
-            f"row {i}: declared set {k} is (kind {kind[i, k]}, tile {tile[i, k]}); kind must be 0-4 (SetKind) and tile 0-33"
-        )
-    columns = (("win", ErrorCode.BAD_WIN, -1, N_KINDS - 1), ("seat", ErrorCode.BAD_CONTEXT, 0, 3),
-               ("round", ErrorCode.BAD_CONTEXT, 0, 3), ("streak", ErrorCode.BAD_CONTEXT, 0, 1000))
-    for name, code, lo, hi in columns:
-        v = getattr(batch, name).astype(np.int64)
-        for i in np.flatnonzero(((v < lo) | (v > hi)) & (batch.error == 0)):
-            batch.error[i] = code
-            batch.messages[int(i)] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
-    sheung = kind == SetKind.SHEUNG
-    bad_sheung = sheung & ((tile >= 27) | (tile % 9 > 6))
-    for i in np.flatnonzero(bad_sheung.any(axis=1) & (batch.error == 0)):
-        k = int(np.flatnonzero(bad_sheung[i])[0])
-        start = TILE_NAMES[tile[i, k]] if 0 <= tile[i, k] < N_KINDS else str(tile[i, k])
-        batch.error[i] = ErrorCode.BAD_SET
-        batch.messages[int(i)] = (
-            f"row {i}: declared sheung {k} starts on {start}; a sheung is three number tiles of one suit, "
-            f"so it starts on 1-7 of m, p or s (tile index t < 27 with t % 9 <= 6)"
-        )
-    n_declared = (kind != SetKind.NONE).sum(axis=1)
-    n_tiles = batch.concealed.sum(axis=1, dtype=np.int64) + 3 * n_declared
-    for i in np.flatnonzero((n_tiles != 16) & (batch.error == 0)):
-        batch.error[i] = ErrorCode.TILE_COUNT
-        batch.messages[int(i)] = f"row {i}: the hand holds {n_tiles[i]} tiles (a declared set counts 3); a hand holds 16 before the win"
-    held = held_counts(batch)
-    for i in np.flatnonzero((held > 4).any(axis=1) & (batch.error == 0)):
-        t = int(np.flatnonzero(held[i] > 4)[0])
-        batch.error[i] = ErrorCode.FIFTH_COPY
-        batch.messages[int(i)] = (
-            f"row {i}: {held[i, t]} copies of {TILE_NAMES[t]}, counting declared sets and the winning tile (at most 4)"
-        )
-    exposed = np.isin(kind, (SetKind.SHEUNG, SetKind.PONG, SetKind.GONG)).any(axis=1)
-    _flag_rows(batch, batch.closing & exposed, ErrorCode.BAD_CONTEXT,
-               "Closing declared with an exposed set (Closing needs a concealed hand)")
-    if require_win:
-        _flag_rows(batch, batch.win < 0, ErrorCode.BAD_WIN, "no winning tile")

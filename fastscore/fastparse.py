@@ -1,7 +1,7 @@
 """Hand records straight from Arrow columns, parsed in compiled code (RULES.md sections 2, 8, 9.15).
 
 :func:`batch_from_arrow` turns a pyarrow Table or RecordBatch of hand records
-into a validated :class:`~fastscore.HandBatch` without a Python call per row.
+into a :class:`~fastscore.HandBatch`, bad rows flagged, without a Python call per row.
 Two numba kernels (hands; the other fields) read the notation strings from
 the Arrow buffers themselves (validity bitmap, int32 or int64 offsets, UTF-8
 bytes; a dictionary-encoded column's values through its indices), in parallel
@@ -18,12 +18,9 @@ Exactly the same result as the Python path, by construction:
   ``"+3"`` or ``"1_0"`` that ``int()`` reads), is parsed again by
   :meth:`HandBatch.from_records`: its code and message are the slow path's own.
   Only these rows, rare in real files, touch Python.
-* :func:`fastscore.batch.validate` flags the rest: a compiled pass computes its
-  row predicates (16 tiles, fifth copies, Closing with an exposed set, ranges)
-  and ``validate`` itself runs on the rows they flag, so messages are its own.
-  (``validate`` over a whole batch costs about 1 microsecond a row, more than
-  the whole budget of the ``fastscore batch`` target, 2 million rows a second
-  on 2 cores.)
+* :func:`fastscore.checks.check_batch` flags the rest, with the row checks
+  that every kernel runs (16 tiles, fifth copies, Closing with an exposed
+  set, ranges), and writes their messages.
 
 The kernels never raise and never allocate per row.  Their per-field helpers are
 inlined (``jit_inline``): a compiled call that passes arrays costs more than
@@ -36,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, jit_inline, jit_parallel, prange
-from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, decoded_records, validate
+from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, decoded_records, flag_rows
+from .checks import check_batch
 from .tiles import MAX_DECLARED, N_KINDS, ErrorCode
 
 __all__ = ["ARROW_SCHEMA", "batch_from_arrow", "batch_from_records"]
@@ -526,48 +524,6 @@ def _span(offsets, valid, bit0, index, i):
     return offsets[j], offsets[j + 1]
 
 
-@jit_inline
-def _suspect(concealed, declared, win, seat, round_wind, streak, closing, require_win, held, stamp, row):
-    """Whether :func:`fastscore.batch.validate` may flag a row that parsed (its checks, on one row).
-
-    ``concealed`` (34,) and ``declared`` (5, 2) are the row, filled from the
-    first slot.  ``held`` and ``stamp`` are (34,) int64 scratch: ``held[t]``
-    counts this row's declared and winning copies of ``t`` when ``stamp[t]``
-    is ``row`` (so nothing is cleared between rows).  The checks parsing
-    guarantees (16 tiles, kinds and tiles in range, concealed counts) are
-    repeated only where they cost nothing.
-    """
-    w = int(win)
-    if w < -1 or w >= N_KINDS or seat > 3 or round_wind > 3 or streak < 0 or streak > 1000:
-        return True
-    if require_win and w < 0:
-        return True
-    exposed = False
-    for k in range(MAX_DECLARED):
-        kind = int(declared[k, 0])
-        if kind == 0:
-            break
-        tile = int(declared[k, 1])
-        if kind < 0 or kind > 4 or tile < 0 or tile >= N_KINDS or (kind == _SHEUNG and (tile >= 27 or tile % 9 > 6)):
-            return True
-        exposed |= kind != _CONCEALED_GONG
-        width = 3 if kind == _SHEUNG else 1
-        copies = 1 if kind == _SHEUNG else (3 if kind == _PONG else 4)
-        for t in range(tile, tile + width):
-            if stamp[t] != row:
-                stamp[t] = row
-                held[t] = 0
-            held[t] += copies
-            if concealed[t] + held[t] > 4:
-                return True
-    if closing and exposed:
-        return True
-    if w >= 0:
-        extra = held[w] if stamp[w] == row else 0
-        return concealed[w] + extra + 1 > 4
-    return False
-
-
 def _hand_rows(data, offsets, valid, bit0, index, byte_class, byte_value, concealed, declared, code, over):
     """Parse N hands straight into ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
 
@@ -594,8 +550,8 @@ def _context_rows(w_data, w_off, w_valid, w_index, sd_data, sd_off, sd_valid, sd
                   se_index, ro_data, ro_off, ro_valid, ro_index, f_data, f_off, f_valid, f_index, st_data, st_off,
                   st_valid, st_index, cl_data, cl_off, cl_valid, cl_index, meta, order,
                   words, byte_class, byte_value, byte_wind, require_win, concealed, declared, win, self_drawn, seat,
-                  round_wind, flowers, streak, closing, over, codes, any_code, code, suspect):
-    """The other fields of N rows, each row's first fault, and whether ``validate`` may flag it.
+                  round_wind, flowers, streak, closing, codes, any_code, code):
+    """The other fields of N rows, and each row's first fault.
 
     Each string column (RECORD_KEYS order, hand excepted) comes as four
     arrays: UTF-8 bytes, offsets (int32 or int64, one type for all), validity
@@ -605,15 +561,12 @@ def _context_rows(w_data, w_off, w_valid, w_index, sd_data, sd_off, sd_valid, sd
     offset.  Outputs are the :class:`HandBatch` columns.  ``codes`` (N, 8)
     uint8 holds the codes found already (the hand's, numeric columns') and
     receives the others (``any_code`` (N,) uint64 is the same memory, a row
-    a word); ``code`` (N,) gets each row's first fault in ``order``,
-    ``suspect`` (N,) whether ``validate`` may flag a row that parsed
-    (``over``: a concealed count passed 4).  A faulty row's outputs are
-    partial.  Compiled twice: :data:`_context_parallel`, :data:`_context_serial`.
+    a word); ``code`` (N,) gets each row's first fault in ``order``.  A
+    faulty row's outputs are partial; the row checks of a row that parsed
+    are :func:`fastscore.checks.check_batch`'s, after parsing.  Compiled twice: :data:`_context_parallel`, :data:`_context_serial`.
     """
     n = code.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
-        held = np.zeros(N_KINDS, dtype=np.int64)
-        stamp = np.full(N_KINDS, -1, dtype=np.int64)
         for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
             if meta[_WIN_COL, 0]:
                 s, e = _span(w_off, w_valid, meta[_WIN_COL, 1], w_index, i)
@@ -654,9 +607,6 @@ def _context_rows(w_data, w_off, w_valid, w_index, sd_data, sd_off, sd_valid, sd
                         first = codes[i, order[j]]
                         break
             code[i] = first
-            if first == _OK:
-                suspect[i] = over[i] or _suspect(concealed[i], declared[i], win[i], seat[i], round_wind[i], streak[i],
-                                                 closing[i], require_win, held, stamp, i)
 
 
 _hands_parallel = jit_parallel(_hand_rows)
@@ -665,15 +615,6 @@ _context_parallel = jit_parallel(_context_rows)
 _context_serial = jit(_context_rows)
 #: Chunks smaller than this run on the serial kernels (no thread start-up).
 PARALLEL_MIN_ROWS = 8 * _BLOCK
-
-
-def array_suspects(batch: HandBatch, require_win: bool) -> np.ndarray:
-    """``(N,) bool``: rows of ``batch`` not flagged yet that :func:`fastscore.batch.validate` may flag
-    (arrays nothing has checked, e.g. encoded hand files): the compiled row checks of
-    :mod:`fastscore.checks`, which mirror ``validate``."""
-    from .checks import row_errors
-
-    return (row_errors(batch, require_win=require_win) != 0) & (batch.error == 0)
 
 
 # --------------------------------------------------------------------------- the wrapper
@@ -854,16 +795,15 @@ def _numeric_columns(pa, table, kinds, batch: HandBatch, codes: np.ndarray) -> N
 
 
 def _compiled_pass(pa, table, kinds, require_win: bool):
-    """Run the row kernel over ``table``: ``(batch, codes (N, 8), code (N,), suspect (N,))``.
+    """Run the row kernel over ``table``: ``(batch, codes (N, 8), code (N,))``.
 
-    Rows with ``code != 0`` still need the Python parser, rows with ``suspect``
-    still need :func:`fastscore.batch.validate`.
+    Rows with ``code != 0`` still need the Python parser; the others, the row
+    checks (:func:`fastscore.checks.check_batch`).
     """
     n = table.num_rows
     batch = HandBatch.empty(n)
     codes = np.zeros((n, len(RECORD_KEYS)), dtype=np.uint8)
     code = np.zeros(n, dtype=np.uint8)
-    suspect = np.zeros(n, dtype=np.bool_)
     if require_win and "win" not in kinds:
         codes[:, _WIN_COL] = WIN_MISSING
     _numeric_columns(pa, table, kinds, batch, codes)
@@ -904,14 +844,14 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         (_context_parallel if parallel else _context_serial)(
             *args, meta, _PARSE_ORDER, _FLAG_WORDS, _BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND, require_win,
             batch.concealed[rows], batch.declared[rows], batch.win[rows], batch.self_drawn[rows], batch.seat[rows],
-            batch.round[rows], batch.flowers[rows], batch.streak[rows], batch.closing[rows], over[rows], codes[rows],
-            codes[rows].view(np.uint64)[:, 0], code[rows], suspect[rows])
+            batch.round[rows], batch.flowers[rows], batch.streak[rows], batch.closing[rows], codes[rows],
+            codes[rows].view(np.uint64)[:, 0], code[rows])
         start = stop
-    return batch, codes, code, suspect
+    return batch, codes, code
 
 
 def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
-    """Parse hand records held in Arrow columns into a validated, sealed batch, in compiled code.
+    """Parse hand records held in Arrow columns into a batch, bad rows flagged, in compiled code.
 
     The same result as ``HandBatch.from_records(table.to_pylist(), require_win=...)``,
     column for column, error code for error code, message for message, at
@@ -963,7 +903,7 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
     table = table.select(list(kinds))
     if table.num_rows == 0:
         return HandBatch.from_records([], require_win=require_win)
-    batch, _, code, suspect = _compiled_pass(pa, table, kinds, require_win)
+    batch, _, code = _compiled_pass(pa, table, kinds, require_win)
 
     # Hand parsed, winning tile null or empty: parse_record's own message, without a re-parse.
     missing_win = np.flatnonzero(code == WIN_MISSING)
@@ -978,14 +918,8 @@ def batch_from_arrow(table_or_batch, *, require_win: bool = True) -> HandBatch:
         records = _plain_strings(pa, table).take(pa.array(flagged)).to_pylist()
         records = decoded_records(records, bytes_columns(pa, table.schema))
         _copy_rows(batch, flagged, HandBatch.from_records(records, require_win=require_win))
-    # validate, on the rows its checks may flag.
-    rows = np.flatnonzero(suspect)
-    if rows.size:
-        sub = batch.take(rows)
-        validate(sub, require_win=require_win)
-        _copy_rows(batch, rows, sub, columns=("error",))
     batch.messages = dict(sorted(batch.messages.items()))
-    return batch._seal(require_win)
+    return check_batch(batch, require_win=require_win)
 
 
 def _plain_strings(pa, table):
@@ -1055,6 +989,6 @@ def _with_missing_hands(batch: HandBatch, records, require_win: bool) -> HandBat
     missing = [i for i, r in enumerate(records) if "hand" not in r]
     if missing:
         slow = HandBatch.from_records([records[i] for i in missing], require_win=require_win)
-        batch._add_flags(missing, slow.error, [f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
+        flag_rows(batch, missing, slow.error, [f"row {i}: {slow.messages[j].removeprefix(f'row {j}: ')}"
                                                for j, i in enumerate(missing)])
     return batch

@@ -112,7 +112,8 @@ import numpy as np
 
 from ._jit import threads_may_share_kernels
 from ._lock import OutputLock
-from .batch import RECORD_KEYS, HandBatch, decoded_records
+from .batch import RECORD_KEYS, HandBatch, decoded_records, flag_rows
+from .checks import check_batch
 from .rules import ROW_IDS, SHAPE_NAMES
 from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
@@ -571,7 +572,7 @@ def iter_batches(
     for records in read_records(path, chunk_rows, start_row=start_row):
         batch = batch_from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
         bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
-        batch._add_flags(bad, ErrorCode.BAD_TOKEN, [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad])
+        flag_rows(batch, bad, ErrorCode.BAD_TOKEN, [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad])
         _renumber(batch, offset)
         offset += len(records)
         yield batch
@@ -777,15 +778,14 @@ def _encoded_bytes(pa, column, name: str, n: int, bad: np.ndarray) -> np.ndarray
 
 
 def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
-    """Build a validated, sealed :class:`~fastscore.HandBatch` from a pyarrow Table of encoded hands.
+    """Build a :class:`~fastscore.HandBatch` from a pyarrow Table of encoded hands, bad rows flagged.
 
     Columns as :data:`ENCODED_COLUMNS` (only ``concealed`` is required), taken
     as arrays: one copy per column, no step per row.  Rows flagged when the
     file was written keep their ``error`` and ``message``; every other row
-    goes through a compiled pass of :func:`fastscore.batch.validate`'s checks
-    (:func:`fastscore.fastparse.array_suspects`), and ``validate`` itself
-    flags the rows it finds and writes their messages (``row i:``, counted
-    in ``table``).  Without ``require_win`` (waits analysis) ``win`` is ignored.
+    goes through the compiled row check (:func:`fastscore.checks.check_batch`),
+    which flags the bad ones with their messages (``row i:``, counted in
+    ``table``).  Without ``require_win`` (waits analysis) ``win`` is ignored.
 
     Raises
     ------
@@ -796,9 +796,6 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
     """
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .batch import validate
-    from .fastparse import array_suspects
 
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
@@ -843,17 +840,8 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
     for i in np.flatnonzero(null_sets & (codes == 0)).tolist():
         codes[i] = ErrorCode.BAD_ARRAY
         batch.messages[i] = f"row {i}: null concealed or declared"
-    # A compiled pass finds the rows validate may flag; validate flags them and writes the messages.
-    rows = np.flatnonzero(array_suspects(batch, require_win))
-    if rows.size:
-        sub = batch.take(rows)
-        validate(sub, require_win=require_win)
-        codes[rows] = sub.error
-        for j, message in sub.messages.items():
-            i = int(rows[j])
-            batch.messages[i] = f"row {i}: {message.removeprefix(f'row {j}: ')}"
     batch.messages = dict(sorted(batch.messages.items()))
-    return batch._seal(require_win)
+    return check_batch(batch, require_win=require_win)
 
 
 def write_encoded(batches, path: str | os.PathLike) -> int:

@@ -84,6 +84,7 @@ from .evaluate import (
     totals,
 )
 from ._bits import prefetch
+from .checks import row_fault
 from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from .tiles import MAX_DECLARED
 
@@ -507,14 +508,17 @@ def make_scratch():
 BLOCK = 256
 
 
-def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rule_args,
-                tables, payout, total, points, legal, is_win, chicken, shape, row_points):
+def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rule_args,
+                tables, payout, total, points, legal, is_win, chicken, shape, row_points, codes):
     """Score N hands, keeping each hand's best interpretation.
 
-    Inputs are the :class:`fastscore.HandBatch` columns; rows with ``ok`` False
-    are skipped (left zero, shape -1).  Outputs are filled in place and, but for
-    ``shape`` (written for every row), must be zeroed on entry (only scoring
-    rows of ``row_points`` are written).  Compiled
+    Inputs are the :class:`fastscore.HandBatch` columns, any values: each row
+    not flagged in ``error`` goes through :func:`fastscore.checks.row_fault`
+    first, and ``codes`` (N,) uint8 gets every row's error code (``error``'s,
+    the check's, or 0).  Flagged rows are skipped (left zero, shape -1).
+    Outputs are filled in place and, but for ``shape`` and ``codes`` (written
+    for every row), must be zeroed on entry (only scoring rows of
+    ``row_points`` are written).  Compiled
     as :data:`score_kernel`, serial for small batches (no thread start-up) and parallel for large ones.
     """
     rules = pack_rules(rule_args)
@@ -522,15 +526,15 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
+        _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
                      suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
-                     row_points, b * BLOCK, min(n, (b + 1) * BLOCK))
+                     row_points, codes, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit
-def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, ok, rules,
+def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
                  suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
-                 lo, hi):
+                 codes, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_score_rows`.
 
     A plain compiled function, called once per block: the helpers it inlines
@@ -546,7 +550,11 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         fetch_decompositions(suit_entries, dec_words, q0, q1, q2)
         q0, q1, q2 = fetch_entries(concealed, win, min(i + 2, hi - 1), suit_entries)
         shape[i] = -1
-        if not ok[i]:
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        codes[i] = code
+        if code != 0:
             continue
         # interpret_hand, inlined by hand: one call level less for the arrays passed down.
         hand = load_hand(concealed, declared, i)
@@ -570,33 +578,42 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
 score_kernel = jit_batch(_score_rows)
 
 
-def _win_check_rows(concealed, declared, win, ok, suit_info, is_win):
+def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes):
     """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.decompose.is_win_row`).
 
     The win check alone, without scoring (RULES.md section 3).
 
     Parameters
     ----------
-    concealed : (N, 34) uint8; declared : (N, 5, 2) int8; win : (N,) int8
-        Columns of a checked :class:`fastscore.HandBatch` (:func:`fastscore.checks.checked`
-        with ``require_win=True``): the kernel does not check bounds.
-    ok : (N,) bool
-        Rows to check (``batch.error == 0``); the others are left as they are in ``is_win``.
+    concealed : (N, 34) uint8; declared : (N, 5, 2) int8; win : (N,) int8; seat, round_wind : (N,) uint8;
+    streak : (N,) int32; closing : (N,) bool
+        :class:`fastscore.HandBatch` columns, any values: each row not flagged in ``error`` goes
+        through :func:`fastscore.checks.row_fault` first (a winning tile required).
+    error : (N,) uint8
+        Rows flagged already (skipped).
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
     is_win : (N,) bool
-        Output, written in place.
+        Output, written in place for the rows that pass the check.
+    codes : (N,) uint8
+        Output: every row's error code (``error``'s, the check's, or 0).
     """
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _win_check_block(concealed, declared, win, ok, suit_info, is_win, b * BLOCK, min(n, (b + 1) * BLOCK))
+        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win,
+                         codes, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit
-def _win_check_block(concealed, declared, win, ok, suit_info, is_win, lo, hi):
+def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes,
+                     lo, hi):
     counts = np.zeros(N_KINDS, dtype=np.int64)
     for i in range(lo, hi):
-        if ok[i]:
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        codes[i] = code
+        if code == 0:
             is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts)
 
 

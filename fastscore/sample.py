@@ -42,7 +42,6 @@ import numpy as np
 
 from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch
-from .checks import checked
 from .tiles import N_KINDS
 
 __all__ = ["FAMILIES", "MIXED_BLEND", "sample_winning", "sample_ready"]
@@ -473,9 +472,8 @@ def _sample(n, seed, families, ready: bool, start: int = 0) -> tuple[HandBatch, 
     _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready,
                    batch.concealed, batch.declared, batch.win, batch.self_drawn, batch.seat, batch.round,
                    batch.flowers, batch.streak, batch.closing, family)
-    # Every generated row is valid (tests/test_sample.py); the compiled row checks confirm it once here,
-    # and the batch is sealed so that the scoring functions do not check it again (HandBatch, Notes).
-    return checked(batch, require_win=not ready)._seal(not ready), family
+    # Every generated row is valid (tests/test_sample.py); the kernels check each row as they read it.
+    return batch, family
 
 
 def sample_winning(n: int, seed: int = 0, *, families=None, start: int = 0) -> HandBatch:
@@ -507,7 +505,7 @@ def sample_winning(n: int, seed: int = 0, *, families=None, start: int = 0) -> H
         hand's concealed tiles), ``self_drawn``/``closing (n,) bool``,
         ``seat``/``round``/``flowers (n,) uint8``, ``streak (n,) int32``,
         ``error (n,) uint8`` all 0.  Every row passes
-        :func:`fastscore.batch.validate` and is a win under
+        the row checks (:func:`fastscore.checks.row_fault`) and is a win under
         :func:`fastscore.score_batch` (its best shape may differ from its
         family, e.g. a Nico Nico hand that is also a standard hand).
 
@@ -543,7 +541,7 @@ def sample_ready(n: int, seed: int = 0, *, families=None, start: int = 0) -> Han
     HandBatch
         Columns as in :func:`sample_winning` with ``concealed`` holding
         16 - 3 x declared tiles and ``win (n,) int8`` all -1; passes
-        ``validate(batch, require_win=False)``.
+        the row checks without a winning tile (``batch.check(require_win=False)`` flags none).
 
     Raises
     ------

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .batch import HandBatch
-from .checks import checked
+from .checks import flag_faults, kernel_columns
 from .kernel import (
     INFO_A,
     INFO_C,
@@ -173,7 +173,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         Columns of length N, in input order.
     """
     table = resolve_rules(rules)
-    batch = checked(batch, require_win=True)
+    concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error = kernel_columns(batch)
     n = len(batch)
     out = BatchResult(
         payout=np.zeros(n, dtype=np.int32),
@@ -184,21 +184,20 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         chicken=np.zeros(n, dtype=np.bool_),
         shape=np.empty(n, dtype=np.int8),  # the kernel writes every row (-1 for no interpretation)
         row_points=np.zeros((n, len(ROW_IDS)), dtype=np.int16),
-        error=batch.error.copy(),
+        error=np.empty(n, dtype=np.uint8),  # the kernel writes every row's code
         messages=dict(batch.messages),
     )
-    ok = (batch.error == 0) & (batch.win >= 0)
     score_kernel(
-        batch.concealed,
-        batch.declared,
-        batch.win,
-        batch.self_drawn,
-        batch.seat,
-        batch.round,
-        batch.flowers,
-        batch.streak,
-        batch.closing,
-        ok,
+        concealed,
+        declared,
+        win,
+        self_drawn,
+        seat,
+        round_wind,
+        flowers,
+        streak,
+        closing,
+        error,
         table.kernel_args,
         kernel_tables(),
         out.payout,
@@ -209,7 +208,11 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         out.chicken,
         out.shape,
         out.row_points,
+        out.error,
     )
+    new = flag_faults(batch, out.error, require_win=True)
+    if new:
+        out.messages = dict(sorted({**out.messages, **new}.items()))
     return out
 
 
@@ -231,11 +234,13 @@ def win_check(batch: HandBatch) -> np.ndarray:
     Raises
     ------
     ValueError
-        A column of the wrong dtype or shape (:func:`fastscore.checks.checked`).
+        A column of the wrong dtype or shape (:func:`fastscore.checks.kernel_columns`).
     """
-    batch = checked(batch, require_win=True)
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, error = kernel_columns(batch)
     out = np.zeros(len(batch), dtype=np.bool_)
-    win_check_kernel(batch.concealed, batch.declared, batch.win, batch.error == 0, kernel_tables()[0], out)
+    codes = np.empty(len(batch), dtype=np.uint8)
+    win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, kernel_tables()[0], out,
+                     codes)
     return out
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
-from .checks import checked
+from .checks import flag_faults, kernel_columns, row_fault
 from ._bits import prefetch
 from .decompose import N_KINDS, add_tile_codes, maybe_ready, wait_mask_info
 from .evaluate import lowest_bit, pack_rules, popcount
@@ -38,8 +38,8 @@ from .tiles import TILE_NAMES, ErrorCode, HandError
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
 
 
-def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rule_args, tables,
-                 mask, payout_discard, payout_self_draw, n_waits):
+def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rule_args, tables,
+                mask, payout_discard, payout_self_draw, n_waits, codes):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
     Most hands that are not ready leave after :func:`fastscore.decompose.maybe_ready`
@@ -53,19 +53,24 @@ def _waits_rows(concealed, declared, seat, round_wind, flowers, streak, closing,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info,
-                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, b * BLOCK,
+        _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
+                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, b * BLOCK,
                      min(n, (b + 1) * BLOCK))
 
 
 @jit
-def _waits_block(concealed, declared, seat, round_wind, flowers, streak, closing, ok, rules, suit_info, suit_entries,
-                 dec_words, mask, payout_discard, payout_self_draw, n_waits, lo, hi):
+def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
+                 suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
     (the ``jit_inline`` helpers then pass no array through a call)."""
     counts, info = make_scratch()
     for i in range(lo, hi):
-        if not ok[i] or not maybe_ready(concealed, declared, i, suit_info):
+        code = error[i]
+        if code == 0:
+            # The row checks (a given winning tile counts among the copies held; none is required).
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
+        codes[i] = code
+        if code != 0 or not maybe_ready(concealed, declared, i, suit_info):
             continue
         hand = load_hand(concealed, declared, i)
         n_declared = hand[0]
@@ -173,21 +178,23 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     WaitsResult
     """
     table = resolve_rules(rules)
-    batch = checked(batch, require_win=False)
+    concealed, declared, win, _, seat, round_wind, flowers, streak, closing, error = kernel_columns(batch)
     n = len(batch)
     out = WaitsResult(
         mask=np.zeros((n, N_KINDS), dtype=np.bool_),
         payout_discard=np.zeros((n, N_KINDS), dtype=np.int32),
         payout_self_draw=np.zeros((n, N_KINDS), dtype=np.int32),
         n_waits=np.zeros(n, dtype=np.int16),
-        error=batch.error.copy(),
+        error=np.empty(n, dtype=np.uint8),  # the kernel writes every row's code
         messages=dict(batch.messages),
     )
     waits_kernel(
-        batch.concealed, batch.declared, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing,
-        batch.error == 0, table.kernel_args, kernel_tables(),
-        out.mask, out.payout_discard, out.payout_self_draw, out.n_waits,
+        concealed, declared, win, seat, round_wind, flowers, streak, closing, error, table.kernel_args,
+        kernel_tables(), out.mask, out.payout_discard, out.payout_self_draw, out.n_waits, out.error,
     )
+    new = flag_faults(batch, out.error, require_win=False)
+    if new:
+        out.messages = dict(sorted({**out.messages, **new}.items()))
     return out
 
 
