@@ -921,3 +921,37 @@ def waits(
         on_draw = score_win(replace(w, win=k, self_drawn=True), rules)
         result[TILE_NAMES[k]] = {"discard": on_discard["payout"], "self_draw": on_draw["payout"]}
     return result
+
+
+def row_error(concealed, declared, win: int, seat: int, round_wind: int, streak: int, closing: bool,
+              require_win: bool) -> int:
+    """The first row check a hand fails (RULES.md section 2), as an ErrorCode value (0: valid), plainly.
+
+    ``concealed`` 34 counts, ``declared`` (kind, tile) pairs (kind 0 pads). Checks in order: declared
+    kinds 0-4 and tiles 0-33 (BAD_SET 2), winning tile -1..33 (BAD_WIN 5), seat/round 0-3 and streak
+    0-1000 (BAD_CONTEXT 6), declared sheungs start on 1-7 of a number suit (BAD_SET 2), 16 tiles with a
+    declared set counting 3 (TILE_COUNT 3), at most 4 copies of a kind with the sets and the winning
+    tile (FIFTH_COPY 4), Closing only without an exposed set (BAD_CONTEXT 6), a winning tile when
+    required (BAD_WIN 5).
+    """
+    sets = [(int(k), int(t)) for k, t in declared]
+    if any(not (0 <= k <= 4) or not (0 <= t <= 33) for k, t in sets):
+        return 2
+    if not -1 <= int(win) <= 33:
+        return 5
+    if not (0 <= int(seat) <= 3 and 0 <= int(round_wind) <= 3 and 0 <= int(streak) <= 1000):
+        return 6
+    if any(k == 1 and not (t < 27 and t % 9 <= 6) for k, t in sets):
+        return 2
+    if sum(int(c) for c in concealed) + 3 * sum(1 for k, _ in sets if k) != 16:
+        return 3
+    held = list(held_counts(tuple(int(c) for c in concealed), tuple((k, t) for k, t in sets if k)))
+    if int(win) >= 0:
+        held[int(win)] += 1
+    if max(held) > 4:
+        return 4
+    if closing and any(is_exposed(k) for k, _ in sets if k):
+        return 6
+    if require_win and int(win) < 0:
+        return 5
+    return 0

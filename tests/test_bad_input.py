@@ -313,8 +313,11 @@ def _from_arrays(a):
 
 def _check_array_batch(a, code, fragments):
     batch = _from_arrays(a)
-    assert batch.error.tolist() == [0, int(code), 0]
+    # A value that its column's dtype cannot hold is flagged as the batch is built; any other bad row
+    # when a kernel reads it (or by check()).
+    assert batch.check().error.tolist() == [0, int(code), 0]
     result = score_batch(batch)
+    assert result.error.tolist() == [0, int(code), 0]
     got = list(result.to_records())
     for i in (0, 2):
         assert got[i]["error"] is None and got[i]["is_win"] is True and got[i]["payout"] == 57
@@ -444,15 +447,15 @@ def test_from_arrays_column_of_wrong_length_raises():
         HandBatch.from_arrays(np.zeros((3, 34), dtype=np.int64), win=np.array([1, 2]))
 
 
-def test_validate_catches_a_batch_filled_in_by_hand():
-    # HandBatch.empty(n) "to be filled in": validate must stop out-of-range values before any kernel runs.
+def test_check_batch_catches_a_batch_filled_in_by_hand():
+    # HandBatch.empty(n) "to be filled in": the row checks stop out-of-range values before any kernel reads them.
     batch = HandBatch.empty(4)
     batch.concealed[:] = SEED_COUNTS
     batch.win[:] = NINE_S
     batch.declared[0, 0] = (2, 100)  # tile out of range: would write past the count vector
     batch.seat[1] = 9
     batch.streak[2] = -5
-    fastscore.batch.validate(batch)
+    fastscore.checks.check_batch(batch, require_win=True)
     assert batch.error.tolist() == [ErrorCode.BAD_SET, ErrorCode.BAD_CONTEXT, ErrorCode.BAD_CONTEXT, 0]
     assert batch.messages[0] == "row 0: declared set 0 is (kind 2, tile 100); kind must be 0-4 (SetKind) and tile 0-33"
     assert batch.messages[1] == "row 1: seat 9 is out of range (0 to 3)"

@@ -3,7 +3,7 @@
 Scoring an encoded file gives the bytes that scoring the notation file it was
 encoded from gives; bad rows keep their code and message, in order; rows that
 are bad in the arrays themselves are flagged by the compiled row check, with
-validate's messages numbered over the file.
+the row checks' messages numbered over the file.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import reference
 from click.testing import CliRunner
 
 import fastscore
@@ -32,7 +33,7 @@ def invoke(*args):
 
 
 def notation_records(n: int, seed: int) -> list[dict]:
-    """``n`` winning hands as records, some bad in each way the parser and validate flag."""
+    """``n`` winning hands as records, some bad in each way the parser and the row checks flag."""
     found = io.hand_records(fastscore.sample_winning(n, seed))
     for r in found:
         r["seat"], r["round"] = r["seat"] or "E", r["round"] or "E"
@@ -157,7 +158,7 @@ def test_bad_arrays_are_flagged_in_order_with_file_row_numbers(tmp_path):
     assert messages[8] == "row 8: unknown error code 200"
     assert messages[9] == "row 9: null concealed or declared"
     codes = np.concatenate([b.error for b in batches])
-    assert codes.tolist() == [0, 3, 3, 0, 6, 5, 2, 1, 7, 7]  # counts are checked before copies (validate's order)
+    assert codes.tolist() == [0, 3, 3, 0, 6, 5, 2, 1, 7, 7]  # counts are checked before copies (the row checks' order)
     result = score_batch(batches[0])
     assert result.error.tolist() == [0, 3, 3, 0] and result.messages == batches[0].messages
 
@@ -174,7 +175,7 @@ def test_fixed_size_lists_and_other_integer_types_are_read(tmp_path):
     got = io.batch_from_encoded(table.slice(17))
     for name in COLUMNS:
         assert np.array_equal(getattr(got, name), getattr(batch, name)[17:]), name
-    assert got.is_sealed(require_win=True) and got.declared.shape == (283, 5, 2)  # copied and sealed
+    assert got.declared.shape == (283, 5, 2) and not got.error.any()
 
 
 def test_missing_columns_take_defaults_and_nulls(tmp_path):
@@ -242,9 +243,10 @@ def test_encoded_batch_scores_as_the_batch():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_random_arrays_are_flagged_as_validate_flags_them(seed):
-    """The compiled pass misses no row validate flags (random arrays near the limits, many rows valid)."""
-    from fastscore.batch import validate
+def test_random_arrays_are_flagged_as_the_reference_flags_them(seed):
+    """The compiled row check flags each row as the plain one of tests/reference.py does, chunk by chunk
+    and whole (random arrays near the limits, many rows valid)."""
+    from fastscore.checks import check_batch
 
     rng = np.random.default_rng(seed)
     n = 20_000
@@ -270,7 +272,11 @@ def test_random_arrays_are_flagged_as_validate_flags_them(seed):
         expected = want.take(slice(None))
         if not require_win:
             expected.win[:] = -1
-        validate(expected, require_win=require_win)
+        check_batch(expected, require_win=require_win)
+        plain = [reference.row_error(expected.concealed[i], expected.declared[i], expected.win[i], expected.seat[i],
+                                     expected.round[i], expected.streak[i], expected.closing[i], require_win)
+                 for i in range(n)]
+        assert expected.error.tolist() == plain
         table = io.encoded_table(want)
         for chunk in (n, 999):  # parallel and serial kernels
             got = [io.batch_from_encoded(table.slice(s, chunk), require_win=require_win) for s in range(0, n, chunk)]

@@ -212,7 +212,7 @@ PYTHON_FIELDS = {
 def test_kernel_codes_mirror_the_python_parser(texts):
     """Column by column, the kernel reports the Python parser's own code (DEFER: it lets Python decide)."""
     table = pa.table({name: pa.array(texts, type=pa.string()) for name in PYTHON_FIELDS})
-    _, codes, _, _ = _compiled_pass(pa, table, {name: "string" for name in PYTHON_FIELDS}, True)
+    _, codes, _ = _compiled_pass(pa, table, {name: "string" for name in PYTHON_FIELDS}, True)
     for col, name in enumerate(RECORD_KEYS):
         if name not in PYTHON_FIELDS:
             continue

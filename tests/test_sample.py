@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import fastscore
-from fastscore.batch import HandBatch, held_counts, validate
+from fastscore.batch import HandBatch, held_counts
+from fastscore.checks import check_batch
 from fastscore.rules import Shape
 from fastscore.sample import FAMILIES, MIXED_BLEND, sample_ready, sample_winning
 from fastscore.tiles import SetKind
@@ -46,7 +47,7 @@ def family_sample(request):
 def test_every_winning_hand_is_valid_and_wins(family_sample):
     family, batch = family_sample
     assert len(batch) == N_PER_FAMILY
-    validate(batch)
+    check_batch(batch, require_win=True)
     assert not batch.error.any(), next(iter(batch.messages.values()), "")
     n_declared = (batch.declared[:, :, 0] != SetKind.NONE).sum(axis=1)
     assert (batch.concealed.sum(axis=1) + 3 * n_declared == 16).all()
@@ -174,7 +175,7 @@ def test_two_families_split_the_batch():
 def test_ready_hands_are_the_winning_hands_less_the_win():
     winning = sample_winning(5000, seed=77)
     ready = sample_ready(5000, seed=77)
-    validate(ready, require_win=False)
+    check_batch(ready, require_win=False)
     assert not ready.error.any()
     assert (ready.win == -1).all() and not ready.self_drawn.any()
     for name in ("concealed", "declared", "seat", "round", "flowers", "streak", "closing"):
@@ -190,7 +191,7 @@ def test_ready_hands_have_a_wait(family):
     removed = sample_winning(n, seed=8, families=family).win
     candidates = ready.take(np.repeat(np.arange(n), 34))
     candidates.win[:] = np.tile(np.arange(34, dtype=np.int8), n)
-    validate(candidates)  # flags the kinds already held four times
+    check_batch(candidates, require_win=True)  # flags the kinds already held four times
     wins = fastscore.score_batch(candidates).is_win.reshape(n, 34)
     assert wins.any(axis=1).all()
     assert wins[np.arange(n), removed.astype(np.int64)].all()

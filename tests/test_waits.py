@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import fastscore
 from fastscore import win_check
-from fastscore.batch import validate
+from fastscore.checks import check_batch
 from fastscore.sample import FAMILIES
 
 
@@ -23,7 +23,7 @@ def brute_force_mask(batch) -> np.ndarray:
     for t in range(34):
         with_t = batch.take(np.arange(len(batch)))  # an index array copies the columns
         with_t.win[:] = t
-        validate(with_t, require_win=True)
+        check_batch(with_t, require_win=True)
         out[:, t] = win_check(with_t)
     return out
 

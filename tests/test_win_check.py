@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from fastscore import sample_ready, score_batch, win_check
-from fastscore.batch import held_counts, validate
+from fastscore.batch import held_counts
+from fastscore.checks import check_batch
 from fastscore.sample import FAMILIES
 
 
@@ -24,7 +25,7 @@ def test_win_check_matches_scoring_for_every_winning_tile(family):
         for tile in range(34):
             batch = ready.take(np.arange(n))
             batch.win[:] = tile
-            validate(batch, require_win=True)
+            check_batch(batch, require_win=True)
             expected = score_batch(batch).is_win
             got = win_check(batch)
             # Rows already holding four of the tile are flagged and left False by both.
@@ -62,10 +63,10 @@ def test_strided_concealed_column_gives_the_same_answers():
 
     wins = ready.take(np.arange(len(ready)))
     wins.win[:] = expected.mask.argmax(axis=1)  # the first kind each hand waits on
-    validate(wins, require_win=True)
+    check_batch(wins, require_win=True)
     assert win_check(wins).all() and win_check(strided_copy(wins)).all()
     wins.win[:] = (wins.win + 1) % 34  # mostly not wins now
-    validate(wins, require_win=True)
+    check_batch(wins, require_win=True)
     expected_wins = win_check(wins)
     assert 0 < expected_wins.sum() < len(wins)
     np.testing.assert_array_equal(win_check(strided_copy(wins)), expected_wins)
