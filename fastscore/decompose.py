@@ -13,7 +13,7 @@ import numpy as np
 
 from ._bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
 from ._jit import jit, jit_inline
-from .tiles import MAX_DECLARED
+from .tiles import MAX_DECLARED, N_KINDS
 from .tables import (
     HAS_NINE,
     HAS_ONE,
@@ -25,7 +25,6 @@ from .tables import (
     WAIT_SETS_SHIFT,
 )
 
-N_KINDS = 34
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
 #: Most standard decompositions one 17-tile hand can have (checked in tests).

@@ -35,7 +35,7 @@ import numpy as np
 from ._jit import jit, jit_inline, jit_parallel, prange
 from .batch import COLUMN_NAMES, RECORD_KEYS, HandBatch, decoded_records, flag_rows
 from .checks import check_batch
-from .tiles import MAX_DECLARED, N_KINDS, ErrorCode
+from .tiles import MAX_DECLARED, N_KINDS, ErrorCode, SetKind
 
 __all__ = ["ARROW_SCHEMA", "batch_from_arrow", "batch_from_records"]
 
@@ -87,8 +87,8 @@ _E, _SOUTH, _WEST, _NORTH, _G, _R, _H = ord("E"), ord("S"), ord("W"), ord("N"), 
 _LBRACK, _RBRACK, _LPAREN, _RPAREN = ord("["), ord("]"), ord("("), ord(")")
 _D0, _D9 = ord("0"), ord("9")
 
-# SetKind values (tiles.SetKind), as plain ints for the kernels.
-_SHEUNG, _PONG, _GONG, _CONCEALED_GONG = 1, 2, 3, 4
+# SetKind values, as plain ints for the kernels.
+_SHEUNG, _PONG, _GONG, _CONCEALED_GONG = (int(k) for k in tuple(SetKind)[1:])
 
 # Byte classes of the hot loops, looked up in _BYTE_CLASS; _BYTE_VALUE holds a
 # suit letter's first tile index and an honour letter's tile index, _BYTE_WIND

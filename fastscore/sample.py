@@ -42,7 +42,7 @@ import numpy as np
 
 from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch
-from .tiles import N_KINDS
+from .tiles import N_KINDS, SetKind
 
 __all__ = ["FAMILIES", "MIXED_BLEND", "sample_winning", "sample_ready"]
 
@@ -83,7 +83,7 @@ DECLARED_CUM = np.array([300, 500, 700, 850, 1000], dtype=np.int64)
 HONOUR_PONGS_CUM = np.array([350, 700, 900, 1000], dtype=np.int64)
 
 # SetKind values (fastscore.tiles.SetKind), as plain ints for the kernels.
-_SHEUNG, _PONG, _GONG, _CONCEALED_GONG = 1, 2, 3, 4
+_SHEUNG, _PONG, _GONG, _CONCEALED_GONG = (int(k) for k in tuple(SetKind)[1:])
 _M32 = 0xFFFFFFFF
 _GOLDEN32 = 0x9E3779B9
 _M64 = (1 << 64) - 1

@@ -18,7 +18,7 @@ from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
 from .checks import flag_faults, kernel_columns, row_fault
 from ._bits import prefetch
-from .decompose import N_KINDS, add_tile_codes, maybe_ready, wait_mask_info
+from .decompose import add_tile_codes, maybe_ready, wait_mask_info
 from .evaluate import lowest_bit, pack_rules, popcount
 from .kernel import (
     BLOCK,
@@ -33,7 +33,7 @@ from .kernel import (
 )
 from .rules import resolve_rules
 from .tables import kernel_tables
-from .tiles import TILE_NAMES, ErrorCode, HandError
+from .tiles import N_KINDS, TILE_NAMES, ErrorCode, HandError
 
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
 
