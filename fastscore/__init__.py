@@ -3,7 +3,8 @@
 See README.md for the tile index table and examples; RULES.md is the specification.
 """
 
-from .batch import RECORD_KEYS, HandBatch
+from .batch import HandBatch
+from .records import RECORD_KEYS
 from .enumerate import enumerate_hands
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .sample import sample_ready, sample_winning

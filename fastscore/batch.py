@@ -1,9 +1,10 @@
-"""Columnar batches of hands, and hand records parsed into them (RULES.md sections 2 and 8).
+"""Columnar batches of hands (RULES.md section 2).
 
 A :class:`HandBatch` holds N hands as arrays; every public scoring function
 takes one.  Its rows are checked by :mod:`fastscore.checks`: a bad row gets
 an :class:`~fastscore.tiles.ErrorCode` and a message naming the culprit, and
-is skipped by the kernels; every other row is scored.
+is skipped by the kernels; every other row is scored.  Text is parsed by
+:mod:`fastscore.arrow` (compiled) and :mod:`fastscore.records` (Python).
 """
 
 from __future__ import annotations
@@ -14,133 +15,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._jit import jit_batch, prange
-
+from .arrow import columns_from_arrow, columns_from_records
 from .checks import MAX_STREAK, check_batch, kernel_columns
-from .tiles import (
-    MAX_DECLARED,
-    N_KINDS,
-    TILE_NAMES,
-    ErrorCode,
-    HandError,
-    SetKind,
-    parse_flowers,
-    parse_hand,
-    parse_tile,
-    parse_wind,
-)
+from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, text_values
+from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError
 
-__all__ = ["HandBatch", "RECORD_KEYS", "parse_record"]
-
-#: Keys of a hand record (JSON lines, CSV columns, dicts).
-RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
-#: The array columns of a :class:`HandBatch`, in field order.
-COLUMN_NAMES = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
-
-
-def _flag(value, field_name: str) -> bool:
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if value is None or value == "":
-        return False
-    if isinstance(value, (int, np.integer)) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes", "no"):
-        return value.strip().lower() in ("true", "1", "yes")
-    raise HandError(ErrorCode.BAD_CONTEXT, f"{field_name} {value!r} is not true or false")
-
-
-def _streak(value) -> int:
-    if value is None or value == "":
-        return 0
-    try:
-        n = int(value)
-    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
-        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number") from None
-    if isinstance(value, float) and value != n or isinstance(value, bool):
-        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number")
-    if not 0 <= n <= MAX_STREAK:
-        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {n} is out of range (0 to {MAX_STREAK})")
-    return n
-
-
-def _missing_as(value, default):
-    """``default`` for a missing field (None, or an empty CSV cell); any other value as given.
-
-    Not ``value or default``: that read ``False``, ``0.0`` and ``[]`` as East without a word.
-    """
-    return default if value is None or (isinstance(value, str) and value == "") else value
-
-
-def parse_record(record: Mapping, require_win: bool = True) -> tuple:
-    """Parse one hand record into column values.
-
-    Returns
-    -------
-    tuple
-        (concealed (34,) uint8, declared (5, 2) int8, win, self_drawn, seat,
-        round, flowers bitmask, streak, closing)
-
-    Raises
-    ------
-    HandError (a ValueError)
-        Naming the bad token or field.
-    """
-    if not isinstance(record, Mapping):
-        raise HandError(ErrorCode.BAD_TOKEN, f"a hand record must be a mapping with keys {RECORD_KEYS}, got {type(record).__name__}")
-    if "hand" not in record:
-        raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
-    hand = parse_hand(record["hand"])
-    win_text = record.get("win") if require_win else None
-    if win_text is None or win_text == "":
-        if require_win:
-            raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
-        win = -1
-    else:
-        if not isinstance(win_text, str):
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is not a tile")
-        if win_text.strip().endswith("f"):
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is a flower; flowers never complete a hand")
-        try:
-            win = parse_tile(win_text)
-        except HandError as exc:
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
-    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
-    for k, (kind, tile) in enumerate(hand.declared):
-        declared[k] = (kind, tile)
-    flowers = 0
-    for n in parse_flowers(record.get("flowers") or ""):
-        flowers |= 1 << (n - 1)
-    return (
-        hand.concealed,
-        declared,
-        win,
-        _flag(record.get("self_drawn", False), "self_drawn"),
-        parse_wind(_missing_as(record.get("seat"), "E"), "seat"),
-        parse_wind(_missing_as(record.get("round"), "E"), "round"),
-        flowers,
-        _streak(record.get("streak", 0)),
-        _flag(record.get("closing", False), "closing"),
-    )
-
-
-def _text_values(field: np.ndarray):
-    """A structured array's field as :meth:`HandBatch.from_arrow` takes it: text (``U``, object) as a
-    list of str, bytes (``S``) decoded as UTF-8 (an undecodable byte becomes U+FFFD, and its row is
-    flagged by the parser), numbers as they are."""
-    if field.dtype.kind == "S":
-        return [v.decode("utf-8", "replace") for v in field.tolist()]
-    return field.tolist() if field.dtype.kind in "OU" else field
-
-
-def decoded_records(records: list[dict], keys) -> list[dict]:
-    """``records`` read from Arrow columns, with the values of ``keys`` (text columns stored as
-    binary, so ``bytes``) decoded as UTF-8 as :func:`_text_values` decodes them (an undecodable
-    byte becomes U+FFFD)."""
-    keys = set(keys)
-    if not keys:
-        return records
-    return [{k: v.decode("utf-8", "replace") if k in keys and isinstance(v, bytes) else v for k, v in r.items()}
-            for r in records]
+__all__ = ["HandBatch", "held_counts"]
 
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
@@ -218,54 +98,21 @@ class HandBatch:
     @classmethod
     def empty(cls, n: int) -> "HandBatch":
         """A batch of ``n`` zeroed rows (to be filled in)."""
-        return cls(
-            concealed=np.zeros((n, N_KINDS), dtype=np.uint8),
-            declared=np.zeros((n, MAX_DECLARED, 2), dtype=np.int8),
-            win=np.full(n, -1, dtype=np.int8),
-            self_drawn=np.zeros(n, dtype=np.bool_),
-            seat=np.zeros(n, dtype=np.uint8),
-            round=np.zeros(n, dtype=np.uint8),
-            flowers=np.zeros(n, dtype=np.uint8),
-            streak=np.zeros(n, dtype=np.int32),
-            closing=np.zeros(n, dtype=np.bool_),
-            error=np.zeros(n, dtype=np.uint8),
-        )
+        return cls(**vars(empty_columns(n)))
 
     @classmethod
     def from_records(cls, records: Iterable[Mapping], *, require_win: bool = True) -> "HandBatch":
-        """Build a batch from hand records (dicts with the :data:`RECORD_KEYS`).
+        """Build a batch from hand records (dicts with the :data:`~fastscore.RECORD_KEYS`).
 
+        Parsed by the compiled parser (:func:`fastscore.arrow.columns_from_records`)
+        when the records make an Arrow table, else one by one in Python
+        (:func:`fastscore.records.parse_records`): the same columns, codes and messages.
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
         A record that cannot be parsed, or whose hand breaks a row check, becomes a
         flagged row with its message; nothing raises.  Without ``require_win`` a
         record's ``win`` is ignored (16-tile hands).
         """
-        records = list(records)
-        batch = cls.empty(len(records))
-        for i, record in enumerate(records):
-            try:
-                values = parse_record(record, require_win)
-            except HandError as exc:
-                batch.error[i] = exc.code
-                batch.messages[i] = f"row {i}: {exc}"
-                continue
-            except (TypeError, ValueError, OverflowError) as exc:
-                # A value of an unforeseen type (say an array as a flag): flag the row, never stop the batch.
-                batch.error[i] = ErrorCode.BAD_CONTEXT
-                batch.messages[i] = f"row {i}: unreadable record ({type(exc).__name__}: {exc})"
-                continue
-            (
-                batch.concealed[i],
-                batch.declared[i],
-                batch.win[i],
-                batch.self_drawn[i],
-                batch.seat[i],
-                batch.round[i],
-                batch.flowers[i],
-                batch.streak[i],
-                batch.closing[i],
-            ) = values
-        return check_batch(batch, require_win=require_win)
+        return cls(**vars(columns_from_records(records, require_win=require_win)))
 
     @classmethod
     def from_arrays(
@@ -356,15 +203,13 @@ class HandBatch:
     def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
         """Build a batch from a pyarrow Table or RecordBatch of hand records (:data:`RECORD_KEYS` columns).
 
-        Notation strings are parsed by the compiled parser of :mod:`fastscore.fastparse`
+        Notation strings are parsed by the compiled parser (:func:`fastscore.arrow.columns_from_arrow`)
         (same results and messages as :meth:`from_records`).  Text columns may be string,
         large_string or string_view, or binary, large_binary or binary_view (UTF-8 bytes; an
         undecodable byte reads as U+FFFD, which flags its row), plain or dictionary-encoded
-        (:data:`fastscore.fastparse.ARROW_SCHEMA`).
+        (:data:`fastscore.arrow.ARROW_SCHEMA`).
         """
-        from .fastparse import batch_from_arrow
-
-        return batch_from_arrow(table, require_win=require_win)
+        return cls(**vars(columns_from_arrow(table, require_win=require_win)))
 
     @classmethod
     def from_structured(cls, array, *, require_win: bool = True) -> "HandBatch":
@@ -389,7 +234,7 @@ class HandBatch:
         if "hand" in names:
             import pyarrow as pa
 
-            columns = {k: _text_values(array[k]) for k in RECORD_KEYS if k in names}
+            columns = {k: text_values(array[k]) for k in RECORD_KEYS if k in names}
             return cls.from_arrow(pa.table(columns), require_win=require_win)
         if "concealed" in names:
             fields = {k: array[k] for k in ("declared", "win", "self_drawn", "seat", "round", "flowers", "streak",
@@ -457,18 +302,6 @@ def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages:
             messages[i] = f"row {i}: {name} {v[i]} is out of range ({lo} to {hi})"
     fill = bad[:, None] if v.ndim == 2 else bad
     return np.where(fill, -1 if name == "win" else 0, v).astype(dtype)
-
-
-def flag_rows(batch: HandBatch, rows, codes, messages) -> None:
-    """Flag ``rows`` (row numbers) of ``batch`` in place with ``codes`` (one, or one per row) and
-    the matching ``messages``; a row flagged already is flagged again (the parser's word wins)."""
-    rows = list(rows)
-    if not rows:
-        return
-    batch.error[rows] = codes
-    for i, message in zip(rows, messages):
-        batch.messages[int(i)] = message
-    batch.messages = dict(sorted(batch.messages.items()))
 
 
 def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:

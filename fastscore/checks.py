@@ -239,7 +239,7 @@ def _row_faults(batch, require_win: bool) -> np.ndarray:
     """``(N,) int64``: :func:`row_fault` of every row of ``batch`` not flagged yet (0 where flagged)."""
     columns = kernel_columns(batch)
     concealed, declared, win, _, seat, round_wind, _, streak, closing, error = columns
-    faults = np.empty(len(batch), dtype=np.int64)
+    faults = np.empty(columns[0].shape[0], dtype=np.int64)
     _faults(concealed, declared, win, seat, round_wind, streak, closing, bool(require_win), error, faults)
     return faults
 

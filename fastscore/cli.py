@@ -204,7 +204,7 @@ def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
 
 def _wind(value: str, field: str) -> int:
     """The wind (0-3) of a --seat or --round the command accepted, read as the records are (empty: East)."""
-    from .batch import _missing_as
+    from .records import _missing_as
     from .tiles import parse_wind
 
     return parse_wind(_missing_as(value, "E"), field)

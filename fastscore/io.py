@@ -19,9 +19,9 @@ Unknown columns are ignored, so a result file written with its input
 columns (:func:`open_writer` with ``with_input=True``) reads back as input.
 
 Parsing is compiled for every format: Parquet notation columns go straight
-to :func:`fastscore.fastparse.batch_from_arrow`; JSON lines and CSV records
+to :meth:`fastscore.HandBatch.from_arrow`; JSON lines and CSV records
 are read by Python's ``json`` and ``csv`` (a few microseconds a row) and
-parsed through the same kernels (:func:`fastscore.fastparse.batch_from_records`).
+parsed through the same kernels (:meth:`fastscore.HandBatch.from_records`).
 
 Everything streams: files are read and written :data:`DEFAULT_CHUNK_ROWS`
 rows at a time, so memory does not grow with the file.  A bad record never
@@ -112,7 +112,9 @@ import numpy as np
 
 from ._jit import threads_may_share_kernels
 from ._lock import OutputLock
-from .batch import RECORD_KEYS, HandBatch, decoded_records, flag_rows
+from .arrow import bytes_columns, is_text_type
+from .batch import HandBatch
+from .records import RECORD_KEYS, decoded_records, flag_rows
 from .checks import check_batch
 from .rules import ROW_IDS, SHAPE_NAMES
 from .tiles import MAX_DECLARED, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
@@ -424,7 +426,7 @@ def hand_file(path: str | os.PathLike):
     The string columns of notation records but ``hand`` (the winning tile, winds, flowers: a
     few distinct values) that the file stores dictionary-encoded (any Parquet writer's
     default) are read as Arrow dictionaries: the compiled parser reads their values through
-    the indices (:func:`fastscore.fastparse.batch_from_arrow`) rather than a copy of every
+    the indices (:meth:`fastscore.HandBatch.from_arrow`) rather than a copy of every
     row's string.  A column stored plain is read as strings (a dictionary would be built by
     hashing every row).
 
@@ -435,7 +437,6 @@ def hand_file(path: str | os.PathLike):
     """
     import pyarrow as pa
 
-    from .fastparse import is_text_type
 
     with parquet_file(path) as pf:
         schema, metadata = pf.schema_arrow, pf.metadata
@@ -453,7 +454,7 @@ def hand_file(path: str | os.PathLike):
 def batch_from_table(table, *, encoded: bool, require_win: bool = True, path=None) -> HandBatch:
     """A validated batch from a table of :func:`hand_columns`: encoded hands taken as they are
     (:func:`batch_from_encoded`), notation parsed by the compiled parser straight from the Arrow
-    buffers (:func:`fastscore.fastparse.batch_from_arrow`).  Messages count rows from 0 in ``table``.
+    buffers (:meth:`fastscore.HandBatch.from_arrow`).  Messages count rows from 0 in ``table``.
 
     Raises
     ------
@@ -461,12 +462,11 @@ def batch_from_table(table, *, encoded: bool, require_win: bool = True, path=Non
         A column of a type the parser does not take, or encoded values it cannot read; the message
         starts with ``path``, the file the table was read from, when given.
     """
-    from .fastparse import batch_from_arrow
 
     try:
         if encoded:
             return batch_from_encoded(table, require_win=require_win)
-        return batch_from_arrow(table, require_win=require_win)
+        return HandBatch.from_arrow(table, require_win=require_win)
     except ValueError as exc:
         if path is None:
             raise
@@ -513,7 +513,6 @@ def _named_errors(path, batches):
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
     import pyarrow as pa
 
-    from .fastparse import bytes_columns
 
     for table, _ in _parquet_tables(path, chunk_rows, start_row):
         yield decoded_records(table.to_pylist(), bytes_columns(pa, table.schema))
@@ -567,10 +566,9 @@ def iter_batches(
             offset += table.num_rows
             yield batch
         return
-    from .fastparse import batch_from_records
 
     for records in read_records(path, chunk_rows, start_row=start_row):
-        batch = batch_from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
+        batch = HandBatch.from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
         bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
         flag_rows(batch, bad, ErrorCode.BAD_TOKEN, [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad])
         _renumber(batch, offset)
@@ -668,7 +666,7 @@ def hand_records(batch: HandBatch) -> list[dict]:
         ``{hand, win, self_drawn, seat, round, flowers, streak, closing}`` per
         row, ``hand`` like ``"11m99p [234s]"``, ``win`` None when absent
         (-1); flagged rows have every value None.  Each record reads back
-        (:func:`fastscore.batch.parse_record`) as the same hand.
+        (:func:`fastscore.records.parse_record`) as the same hand.
     """
     columns = _input_columns(batch)
     return [dict(zip(RECORD_KEYS, values)) for values in zip(*(columns[k] for k in RECORD_KEYS))]

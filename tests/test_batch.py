@@ -13,7 +13,7 @@ import pytest
 
 import fastscore
 from fastscore import ErrorCode, HandBatch, io, score_batch, waits_batch, win_check
-from fastscore import fastparse
+from fastscore import records
 from fastscore.checks import COLUMNS
 from fastscore.tiles import TILE_NAMES
 
@@ -35,7 +35,7 @@ def constructed():
         ("from_arrow", HandBatch.from_arrow(pa.table({k: [v] for k, v in record.items()}))),
         ("from_structured", HandBatch.from_structured(structured)),
         ("encoded table", io.batch_from_table(io.encoded_table(one), encoded=True)),
-        ("fastparse.batch_from_records", fastparse.batch_from_records([record])),
+        ("records.parse_records", HandBatch(**vars(records.parse_records([record])))),
     ]
 
 

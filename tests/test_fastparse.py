@@ -1,4 +1,7 @@
-"""batch_from_arrow agrees with HandBatch.from_records, row for row (fastscore/fastparse.py).
+"""The compiled parser agrees with the Python one, row for row (fastscore/fastparse.py, fastscore/arrow.py).
+
+``HandBatch.from_arrow`` and ``HandBatch.from_records`` (compiled) against
+:func:`fastscore.records.parse_records` (one Python call per record).
 
 Every test builds a pyarrow table, parses it with the compiled path and with
 the Python path on ``table.to_pylist()``, and compares every column (values
@@ -15,18 +18,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import ready_hands, winning_hands
 
-from fastscore.batch import RECORD_KEYS, HandBatch, _flag, _streak
-from fastscore.fastparse import DEFER, WIN_MISSING, _compiled_pass, batch_from_arrow
+from fastscore import HandBatch
+from fastscore.arrow import _compiled_pass
+from fastscore.fastparse import DEFER, WIN_MISSING
+from fastscore.records import RECORD_KEYS, _flag, _streak, parse_records
 from fastscore.tiles import TILE_NAMES, ErrorCode, HandError, parse_flowers, parse_hand, parse_tile, parse_wind
+
+def slow_batch(records, **kwargs) -> HandBatch:
+    """The plain Python parser's batch: the oracle of the compiled one."""
+    return HandBatch(**vars(parse_records(records, **kwargs)))
+
 
 COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
 
 
 def assert_same(table, require_win: bool = True) -> HandBatch:
     """Parse ``table`` both ways and require identical batches."""
-    fast = batch_from_arrow(table, require_win=require_win)
+    fast = HandBatch.from_arrow(table, require_win=require_win)
     present = [k for k in RECORD_KEYS if k in table.column_names]
-    slow = HandBatch.from_records(table.select(present).to_pylist(), require_win=require_win)
+    slow = slow_batch(table.select(present).to_pylist(), require_win=require_win)
     assert len(fast) == len(slow) == table.num_rows
     for name in COLUMNS:
         a, b = getattr(fast, name), getattr(slow, name)
@@ -404,9 +414,9 @@ def assert_same_batches(a: HandBatch, b: HandBatch) -> None:
 def test_binary_tables_agree(table, binary_type, dictionary, start):
     """Text as UTF-8 bytes (binary columns, as Spark and some writers store it) parses as the same text."""
     encoded = _as_bytes(table, binary_type, dictionary)
-    assert_same_batches(batch_from_arrow(encoded), assert_same(table))
+    assert_same_batches(HandBatch.from_arrow(encoded), assert_same(table))
     start = min(start, table.num_rows)
-    assert_same_batches(batch_from_arrow(encoded.slice(start)), batch_from_arrow(table.slice(start)))
+    assert_same_batches(HandBatch.from_arrow(encoded.slice(start)), HandBatch.from_arrow(table.slice(start)))
 
 
 @pytest.mark.parametrize("binary_type", BINARY_TYPES, ids=str)
@@ -419,7 +429,7 @@ def test_bytes_that_are_not_utf8_flag_their_row(binary_type):
     seats = [b"S", b"E", b"E", b"\x80"]
     table = pa.table({"hand": pa.array(hands, binary_type), "win": pa.array(wins, binary_type),
                       "seat": pa.array(seats, binary_type)})
-    fast = batch_from_arrow(table)
+    fast = HandBatch.from_arrow(table)
     text = pa.table({name: [v.decode("utf-8", "replace") for v in values]
                      for name, values in (("hand", hands), ("win", wins), ("seat", seats))})
     assert_same_batches(fast, assert_same(text))
@@ -436,7 +446,7 @@ def test_many_chunks_whose_dictionaries_hold_nulls_agree():
         two = pa.DictionaryArray.from_arrays(pa.array([1, 1], pa.int32()), pa.array(values[::-1]))
         table = pa.table({"hand": pa.chunked_array([one, two] * 5), "win": [None, "9s"] * 10})
         assert table.column("hand").num_chunks == 10
-        fast = batch_from_arrow(table)
+        fast = HandBatch.from_arrow(table)
         assert_same_batches(fast, assert_same(table.cast(pa.schema([("hand", pa.string()), ("win", pa.string())]))))
         assert fast.error.tolist() == [ErrorCode.BAD_WIN, 0] * 10
 
@@ -468,13 +478,13 @@ def test_unused_columns_are_ignored():
 ])
 def test_bad_schema_raises_with_expected_columns(table, match):
     with pytest.raises(ValueError, match=match) as info:
-        batch_from_arrow(table)
+        HandBatch.from_arrow(table)
     assert "expected columns: hand (string, required" in str(info.value)
 
 
 def test_not_arrow_raises():
     with pytest.raises(TypeError, match="pyarrow Table or RecordBatch"):
-        batch_from_arrow([{"hand": "123m"}])
+        HandBatch.from_arrow([{"hand": "123m"}])
 
 
 # --------------------------------------------------------------------------- records (JSON lines, CSV)
@@ -507,12 +517,11 @@ def _valid_record(case) -> dict:
 @given(st.lists(st.one_of(_JSON_RECORDS, _CSV_RECORDS, winning_hands().map(_valid_record),
                           st.sampled_from([[], "11m", 3, None, {"__error__": "bad line"}])), max_size=8),
        st.booleans())
-def test_batch_from_records_equals_from_records(records, require_win):
+def test_from_records_equals_the_python_parser(records, require_win):
     """The JSON / CSV reading path: records through Arrow and the compiled parser, or as they are."""
-    from fastscore.fastparse import batch_from_records
 
-    fast = batch_from_records(records, require_win=require_win)
-    slow = HandBatch.from_records(records, require_win=require_win)
+    fast = HandBatch.from_records(records, require_win=require_win)
+    slow = slow_batch(records, require_win=require_win)
     for name in COLUMNS:
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
         assert getattr(fast, name).dtype == getattr(slow, name).dtype
@@ -526,8 +535,7 @@ def test_batch_from_records_equals_from_records(records, require_win):
 def test_records_holding_bytes_are_read_as_from_records_reads_them(records, code):
     """Records are not Arrow columns: text given as bytes is flagged, as HandBatch.from_records flags it,
     although an Arrow binary column is read as UTF-8."""
-    from fastscore.fastparse import batch_from_records
 
-    fast = batch_from_records(records)
-    assert_same_batches(fast, HandBatch.from_records(records))
+    fast = HandBatch.from_records(records)
+    assert_same_batches(fast, slow_batch(records))
     assert fast.error.tolist() == [code]

@@ -1,0 +1,197 @@
+"""Hand records (dicts of notation strings) parsed into batch columns, in Python (RULES.md sections 2 and 8).
+
+The plain parser: :func:`parse_record` reads one record, :func:`parse_records`
+a list of them into the columns of a batch (a namespace of arrays, the
+fields of :class:`fastscore.HandBatch`), bad records flagged.  The compiled
+parser of :mod:`fastscore.arrow` gives the same columns, codes and messages
+at millions of records a second and falls back on this one for the rows it
+flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
+
+import numpy as np
+
+from .checks import COLUMNS, MAX_STREAK, check_batch
+from .tiles import (
+    MAX_DECLARED,
+    ErrorCode,
+    HandError,
+    parse_flowers,
+    parse_hand,
+    parse_tile,
+    parse_wind,
+)
+
+__all__ = ["RECORD_KEYS", "COLUMN_NAMES", "parse_record", "parse_records", "empty_columns", "flag_rows", "text_values",
+           "decoded_records"]
+
+#: Keys of a hand record (JSON lines, CSV columns, dicts).
+RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+#: The array columns of a :class:`~fastscore.HandBatch`, in field order.
+COLUMN_NAMES = tuple(name for name, _, _ in COLUMNS)
+
+
+def _flag(value, field_name: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if value is None or value == "":
+        return False
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.strip().lower() in ("true", "1", "yes")
+    raise HandError(ErrorCode.BAD_CONTEXT, f"{field_name} {value!r} is not true or false")
+
+
+def _streak(value) -> int:
+    if value is None or value == "":
+        return 0
+    try:
+        n = int(value)
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number") from None
+    if isinstance(value, float) and value != n or isinstance(value, bool):
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {value!r} is not a whole number")
+    if not 0 <= n <= MAX_STREAK:
+        raise HandError(ErrorCode.BAD_CONTEXT, f"streak {n} is out of range (0 to {MAX_STREAK})")
+    return n
+
+
+def _missing_as(value, default):
+    """``default`` for a missing field (None, or an empty CSV cell); any other value as given.
+
+    Not ``value or default``: that read ``False``, ``0.0`` and ``[]`` as East without a word.
+    """
+    return default if value is None or (isinstance(value, str) and value == "") else value
+
+
+def parse_record(record: Mapping, require_win: bool = True) -> tuple:
+    """Parse one hand record into column values.
+
+    Returns
+    -------
+    tuple
+        (concealed (34,) uint8, declared (5, 2) int8, win, self_drawn, seat,
+        round, flowers bitmask, streak, closing)
+
+    Raises
+    ------
+    HandError (a ValueError)
+        Naming the bad token or field.
+    """
+    if not isinstance(record, Mapping):
+        raise HandError(ErrorCode.BAD_TOKEN, f"a hand record must be a mapping with keys {RECORD_KEYS}, got {type(record).__name__}")
+    if "hand" not in record:
+        raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
+    hand = parse_hand(record["hand"])
+    win_text = record.get("win") if require_win else None
+    if win_text is None or win_text == "":
+        if require_win:
+            raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
+        win = -1
+    else:
+        if not isinstance(win_text, str):
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is not a tile")
+        if win_text.strip().endswith("f"):
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is a flower; flowers never complete a hand")
+        try:
+            win = parse_tile(win_text)
+        except HandError as exc:
+            raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
+    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
+    for k, (kind, tile) in enumerate(hand.declared):
+        declared[k] = (kind, tile)
+    flowers = 0
+    for n in parse_flowers(record.get("flowers") or ""):
+        flowers |= 1 << (n - 1)
+    return (
+        hand.concealed,
+        declared,
+        win,
+        _flag(record.get("self_drawn", False), "self_drawn"),
+        parse_wind(_missing_as(record.get("seat"), "E"), "seat"),
+        parse_wind(_missing_as(record.get("round"), "E"), "round"),
+        flowers,
+        _streak(record.get("streak", 0)),
+        _flag(record.get("closing", False), "closing"),
+    )
+
+
+def text_values(field: np.ndarray):
+    """A structured array's field as :meth:`HandBatch.from_arrow` takes it: text (``U``, object) as a
+    list of str, bytes (``S``) decoded as UTF-8 (an undecodable byte becomes U+FFFD, and its row is
+    flagged by the parser), numbers as they are."""
+    if field.dtype.kind == "S":
+        return [v.decode("utf-8", "replace") for v in field.tolist()]
+    return field.tolist() if field.dtype.kind in "OU" else field
+
+
+def decoded_records(records: list[dict], keys) -> list[dict]:
+    """``records`` read from Arrow columns, with the values of ``keys`` (text columns stored as
+    binary, so ``bytes``) decoded as UTF-8 as :func:`text_values` decodes them (an undecodable
+    byte becomes U+FFFD)."""
+    keys = set(keys)
+    if not keys:
+        return records
+    return [{k: v.decode("utf-8", "replace") if k in keys and isinstance(v, bytes) else v for k, v in r.items()}
+            for r in records]
+
+
+def empty_columns(n: int) -> SimpleNamespace:
+    """The columns of ``n`` empty rows (zeros; ``win`` -1) and no messages, as attributes."""
+    columns = {name: np.zeros((n, *shape), dtype=dtype) for name, dtype, shape in COLUMNS}
+    columns["win"][:] = -1
+    return SimpleNamespace(**columns, messages={})
+
+
+def parse_records(records: Iterable[Mapping], *, require_win: bool = True) -> SimpleNamespace:
+    """Parse hand records one by one in Python: the columns of :func:`empty_columns`, filled.
+
+    A record that cannot be parsed, or whose hand breaks a row check
+    (:func:`fastscore.checks.check_batch`), becomes a flagged row with its
+    message (``"row i: ..."``); nothing raises.  Without ``require_win`` a
+    record's ``win`` is ignored (16-tile hands).
+    """
+    records = list(records)
+    batch = empty_columns(len(records))
+    for i, record in enumerate(records):
+        try:
+            values = parse_record(record, require_win)
+        except HandError as exc:
+            batch.error[i] = exc.code
+            batch.messages[i] = f"row {i}: {exc}"
+            continue
+        except (TypeError, ValueError, OverflowError) as exc:
+            # A value of an unforeseen type (say an array as a flag): flag the row, never stop the batch.
+            batch.error[i] = ErrorCode.BAD_CONTEXT
+            batch.messages[i] = f"row {i}: unreadable record ({type(exc).__name__}: {exc})"
+            continue
+        (
+            batch.concealed[i],
+            batch.declared[i],
+            batch.win[i],
+            batch.self_drawn[i],
+            batch.seat[i],
+            batch.round[i],
+            batch.flowers[i],
+            batch.streak[i],
+            batch.closing[i],
+        ) = values
+    return check_batch(batch, require_win=require_win)
+
+
+def flag_rows(batch, rows, codes, messages) -> None:
+    """Flag ``rows`` (row numbers) of ``batch`` (a :class:`~fastscore.HandBatch` or
+    :func:`empty_columns`) in place with ``codes`` (one, or one per row) and the matching
+    ``messages``; a row flagged already is flagged again (the parser's word wins)."""
+    rows = list(rows)
+    if not rows:
+        return
+    batch.error[rows] = codes
+    for i, message in zip(rows, messages):
+        batch.messages[int(i)] = message
+    batch.messages = dict(sorted(batch.messages.items()))
