@@ -161,7 +161,7 @@ def _win_tile(win) -> int:
 
 
 def _fixed_text(fixed) -> str:
-    from .tiles import format_counts
+    from ..tiles import format_counts
 
     return format_counts(np.asarray(fixed)) if fixed is not None else ""
 
@@ -405,7 +405,7 @@ def _space_chunks(suits, honours, fixed, start, stop, chunk_rows):
 def _sample_chunks(seed: int, start: int, stop: int, chunk_rows: int):
     """Hands ``start .. stop - 1`` of ``sample_winning(.., seed)`` in chunks: (concealed + winning tile,
     multiplicity 1, declared).  Hand i depends only on (seed, i), so chunks and ranges cut anywhere."""
-    from .sample import sample_winning
+    from ..sample import sample_winning
 
     for first in range(start, stop, chunk_rows):
         k = min(chunk_rows, stop - first)
