@@ -1,4 +1,4 @@
-"""Surveys (fastscore/survey.py): exact tallies against a hand-by-hand brute force, determinism, plots, CLI.
+"""Surveys (fastscore/survey/): exact tallies against a hand-by-hand brute force, determinism, plots, CLI.
 
 The brute force scores every (hand, winning kind) of a small space one at a
 time, with ``fastscore.score`` or ``tests/reference.py``'s ``reference.score``,
