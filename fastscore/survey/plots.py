@@ -18,10 +18,10 @@ from .tally import WEIGHTINGS, Tally
 if TYPE_CHECKING:
     from .result import SurveyResult
 
-__all__ = ["PLOTS_NEED", "plots_available", "plot_payout", "plot_rows", "plot_compare"]
+__all__ = ["plots_available", "plot_payout", "plot_rows", "plot_compare"]
 
 #: What to install for the plots.
-PLOTS_NEED = "the survey plots need matplotlib: pip install 'fastscore[report]'"
+_PLOTS_NEED = "the survey plots need matplotlib: pip install 'fastscore[report]'"
 
 
 def plots_available() -> bool:
@@ -41,7 +41,7 @@ def plots_available() -> bool:
 def _figure(width: float = 8.0, height: float = 4.5):
     """A figure on the Agg canvas (no pyplot state, no display needed)."""
     if not plots_available():
-        raise ImportError(PLOTS_NEED)
+        raise ImportError(_PLOTS_NEED)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

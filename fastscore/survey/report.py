@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..rules import ROW_IDS
-from .plots import PLOTS_NEED, plot_compare, plot_payout, plot_rows, plots_available
+from .plots import plot_compare, plot_payout, plot_rows, plots_available
 from .tally import SHAPE_KEYS, Tally
 
 if TYPE_CHECKING:
@@ -61,7 +61,8 @@ def write_report(result: SurveyResult, folder) -> Path:
         for name, plot in figures.items():
             plot(result).savefig(folder / name, dpi=110)
     else:
-        print(f"fastscore: survey report without plots: {PLOTS_NEED}", file=sys.stderr)
+        print("fastscore: survey report written without plots (they need matplotlib: "
+              "pip install 'fastscore[report]')", file=sys.stderr)
     write_parquet(result, folder / "survey.parquet")
     page = folder / "report.md"
     page.write_text(markdown(result, plots=plots), encoding="utf-8")
@@ -163,7 +164,7 @@ def markdown(result: SurveyResult, plots: bool = True) -> str:
         "",
     ]
     if not plots:
-        lines += [f"No plots: {PLOTS_NEED}.", ""]
+        lines += ["Plots were not drawn: they need matplotlib (`pip install 'fastscore[report]'`).", ""]
     lines += [
         "## Summary",
         "",
