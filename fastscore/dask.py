@@ -646,12 +646,10 @@ def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, prog
     ranges = [(a, min(a + partition_hands, plan.size)) for a in range(0, plan.size, partition_hands)]
     if client is None:
         client = _default_client()
-    from tqdm import tqdm
+    from ._progress import progress_bar
 
     total = SurveyPart(compare=Tally() if plan.other is not None else None)
-    bar = tqdm(total=plan.size, unit=" hands", unit_scale=True, disable=not progress, dynamic_ncols=True,
-               desc="survey")
-    try:
+    with progress_bar(plan.size, "survey", disable=not progress) as bar:
         if client is None:
             start = time.perf_counter()
             for a, b in ranges:
@@ -677,6 +675,4 @@ def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, prog
             except BaseException:
                 client.cancel(list(futures))
                 raise
-    finally:
-        bar.close()
     return plan.result(total, time.perf_counter() - start)

@@ -1,4 +1,4 @@
-"""Surveys (fastscore/survey.py): exact tallies against a hand-by-hand brute force, determinism, plots, CLI.
+"""Surveys (fastscore/survey/): exact tallies against a hand-by-hand brute force, determinism, plots, CLI.
 
 The brute force scores every (hand, winning kind) of a small space one at a
 time, with ``fastscore.score`` or ``tests/reference.py``'s ``reference.score``,
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -349,3 +350,40 @@ def test_cli_survey(tmp_path, variant_rules):
     assert (out / "report.md").exists() and (out / "compare.png").exists() and (out / "survey.parquet").exists()
     bad = runner.invoke(app, ["survey", "--win", "9f", "-o", str(tmp_path / "bad")])
     assert bad.exit_code == 2 and "flower" in bad.output
+
+
+def test_report_without_matplotlib(compared, tmp_path, monkeypatch, capsys):
+    """Without matplotlib (the ``report`` extra) the page and the tallies are written, the plots are not,
+    and the page and one line on stderr say what to install; everything else is the same page."""
+    with_plots = compared.report(tmp_path / "plots").read_text()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    capsys.readouterr()
+    page = compared.report(tmp_path / "bare")
+    assert sorted(p.name for p in (tmp_path / "bare").iterdir()) == ["report.md", "survey.parquet"]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "pip install 'fastscore[report]'" in err[0]
+    text = page.read_text()
+    assert "pip install 'fastscore[report]'" in text and ".png)" not in text
+    note = [line for line in text.splitlines() if "fastscore[report]" in line]
+    assert len(note) == 1
+    images = [line for line in with_plots.splitlines() if line.startswith("![")]
+    assert [line.split("(")[-1] for line in images] == ["rows.png)", "payout.png)", "compare.png)"]
+    bare = text.replace(note[0] + "\n\n", "", 1)
+    for line in images:
+        with_plots = with_plots.replace(line + "\n\n", "", 1)
+    assert bare == with_plots
+    plots_table = pq.read_table(tmp_path / "plots" / "survey.parquet")
+    assert pq.read_table(tmp_path / "bare" / "survey.parquet").equals(plots_table)
+    for plot in (plot_payout, plot_rows, plot_compare):
+        with pytest.raises(ImportError, match=r"fastscore\[report\]"):
+            plot(compared)
+
+
+def test_cli_survey_without_matplotlib(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    out = tmp_path / "report"
+    done = CliRunner().invoke(app, ["survey", "--suits", "", "--no-progress", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "all_honours" in done.stdout and "wrote" in done.stdout
+    assert done.stderr.count("pip install 'fastscore[report]'") == 1
+    assert sorted(p.name for p in out.iterdir()) == ["report.md", "survey.parquet"]

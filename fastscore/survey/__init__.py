@@ -1,0 +1,60 @@
+"""Surveys: how often each row, shape and payout occurs over a space of winning hands.
+
+:func:`survey` scores, under one win context and one rule table (optionally
+a second table to compare), either every complete concealed standard hand
+(:func:`fastscore.enumerate.enumerate_hands`, 118,856,487 count vectors) or
+``sample`` random winning hands of :func:`fastscore.sample_winning`, and
+tallies the results.
+
+The winning tile.  With ``win="uniform"`` the winning tile is drawn
+uniformly from the hand's tiles: each hand is scored once per distinct kind
+``k`` it holds (concealed tiles = the hand minus one ``k``, winning tile
+``k``) with weight ``count_k / n`` (``n``: the hand's concealed tiles, 17
+without declared sets).  With a given tile ``t`` only hands holding ``t``
+are scored, once, with ``t`` as the winning tile.
+
+Two weightings, tallied side by side (index 0 and 1 of every tally array,
+:data:`WEIGHTINGS`):
+
+``unweighted``
+    every hand (count vector, or sampled hand) counts once in all; with
+    ``win="uniform"`` its weight is split over its kinds in proportion to
+    their counts.
+``weighted``
+    every hand counts ``multiplicity = prod C(4, count)`` times, the number
+    of distinct sets of physical tiles with that count vector: the
+    distribution of a random 17-tile draw conditioned on being complete.
+    With a given tile ``t`` the weight is ``multiplicity * count_t``, the
+    number of (tile set, winning copy of ``t``) draws, which is what the
+    uniform weighting gives restricted to ``t``.  Sampled hands have
+    multiplicity 1.
+
+Exactness.  Weights are integers: a hand's unweighted weight is
+:attr:`SurveyResult.unit` (17 for the exhaustive uniform survey, 1 with a
+given tile, 52,360 = lcm(17, 14, 11, 8, 5, 2) for a uniform sample, whose
+hands hold 17 - 3 x declared concealed tiles), and a kind's share of it is
+``unit * count_k / n``.  Tallies are int64 sums, so the numbers are the same
+for any thread count and chunk size.
+
+Scoring goes through :func:`fastscore.score_batch` on :class:`~fastscore.HandBatch`
+chunks whose columns are filled by numba kernels (no Python per hand).
+
+Modules: :mod:`~fastscore.survey.tally` (the exact integer tallies and their
+kernels, :class:`Tally`, :class:`SurveyPart`), :mod:`~fastscore.survey.run`
+(options checked into a :class:`SurveyPlan`, hands enumerated or sampled in
+chunks, expanded into scorings, scored and tallied: :func:`survey`,
+:func:`survey_range`), :mod:`~fastscore.survey.result` (:class:`SurveyResult`),
+:mod:`~fastscore.survey.report` (``report.md`` and ``survey.parquet``) and
+:mod:`~fastscore.survey.plots` (the PNG plots; matplotlib, the optional
+``report`` extra).
+"""
+
+from .plots import plot_compare, plot_payout, plot_rows
+from .result import SurveyResult
+from .run import DEFAULT_CHUNK_ROWS, SAMPLE_UNIT, SurveyPlan, plan_survey, survey, survey_range
+from .tally import SHAPE_KEYS, WEIGHTINGS, SurveyPart, Tally
+
+__all__ = [
+    "WEIGHTINGS", "SHAPE_KEYS", "Tally", "SurveyResult", "SurveyPlan", "SurveyPart", "survey", "plan_survey",
+    "survey_range", "plot_payout", "plot_rows", "plot_compare",
+]

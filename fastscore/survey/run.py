@@ -1,0 +1,415 @@
+"""Planning and running a survey: options checked once, hands enumerated or sampled in chunks, scored, tallied.
+
+:func:`plan_survey` checks the options and loads the rule tables into a
+picklable :class:`SurveyPlan`; :func:`survey_range` enumerates (or draws)
+one range of its source hands in chunks, expands each hand into its
+scorings (one per winning kind) with their integer weights, scores them
+with :func:`fastscore.score_batch` and tallies them into a
+:class:`~fastscore.survey.tally.SurveyPart`; :func:`survey` runs one range
+over everything.  The Dask survey (:func:`fastscore.dask.survey`) runs one
+range per task.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._jit import jit_parallel, prange
+from ..batch import HandBatch
+from ..enumerate import HAND_TILES, enumerate_hands, space_size
+from ..rules import RuleTable, resolve_rules
+from ..score import score_batch
+from ..tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandError, parse_flowers, parse_tile, parse_wind
+from .result import SurveyResult
+from .tally import _STRIPES, SurveyPart, Tally, _change_kernel, _tally
+
+__all__ = ["SAMPLE_UNIT", "DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range"]
+
+#: Per-hand weight of a uniform sample: lcm of the concealed tile counts 17, 14, 11, 8, 5, 2.
+SAMPLE_UNIT = math.lcm(*(HAND_TILES - 3 * d for d in range(MAX_DECLARED + 1)))
+#: Hands per scoring batch of the survey (about 9 scorings per hand with ``win="uniform"``).
+DEFAULT_CHUNK_ROWS = 1 << 16
+
+
+# --------------------------------------------------------------------------- expanding hands into scorings
+
+
+@jit_parallel
+def _count_scorings(full, win_tile, n_scorings):
+    """Scorings per hand: its distinct kinds (``win_tile`` -1) or 1 if it holds ``win_tile``."""
+    for i in prange(full.shape[0]):
+        if win_tile >= 0:
+            n_scorings[i] = 1 if full[i, win_tile] > 0 else 0
+        else:
+            k = 0
+            for t in range(full.shape[1]):
+                if full[i, t] > 0:
+                    k += 1
+            n_scorings[i] = k
+
+
+@jit_parallel
+def _expand(full, multiplicity, share, win_tile, offsets, concealed, win, w_unweighted, w_weighted, source):
+    """Fill one scoring row per (hand, winning kind); row ``offsets[i] + k`` is hand i's k-th kind.
+
+    ``full``: each hand's concealed tiles with the winning tile.  Uniform
+    (``win_tile`` -1): weight ``share[i] * count`` unweighted and that times
+    ``multiplicity[i]`` weighted.  Given tile: weight 1 unweighted and
+    ``multiplicity[i] * count`` weighted.
+    """
+    n_kinds = full.shape[1]
+    for i in prange(full.shape[0]):
+        j = offsets[i]
+        for t in range(n_kinds):
+            c = full[i, t]
+            if c == 0 or (win_tile >= 0 and t != win_tile):
+                continue
+            for u in range(n_kinds):
+                concealed[j, u] = full[i, u]
+            concealed[j, t] = c - 1
+            win[j] = t
+            if win_tile >= 0:
+                w_unweighted[j] = 1
+                w_weighted[j] = multiplicity[i] * c
+            else:
+                w_unweighted[j] = share[i] * c
+                w_weighted[j] = multiplicity[i] * share[i] * c
+            source[j] = i
+            j += 1
+
+
+@dataclass(frozen=True)
+class _Context:
+    self_drawn: bool
+    seat: int
+    round: int
+    flowers: int
+    win_tile: int  # -1: uniform
+
+
+class _Scorings:
+    """Reusable columns of the scoring batches of one survey (no fresh pages per chunk).
+
+    The context columns are constant for a survey and filled once; the
+    kernels overwrite the hand columns of each batch.
+    """
+
+    def __init__(self, ctx: _Context):
+        self.ctx = ctx
+        self.capacity = 0
+        self._grow(1)
+
+    def _grow(self, m: int) -> None:
+        m = max(m, 2 * self.capacity)
+        ctx = self.ctx
+        self.columns = dict(
+            concealed=np.empty((m, N_KINDS), dtype=np.uint8),
+            declared=np.zeros((m, MAX_DECLARED, 2), dtype=np.int8),
+            win=np.empty(m, dtype=np.int8),
+            self_drawn=np.full(m, ctx.self_drawn, dtype=np.bool_),
+            seat=np.full(m, ctx.seat, dtype=np.uint8),
+            round=np.full(m, ctx.round, dtype=np.uint8),
+            flowers=np.full(m, ctx.flowers, dtype=np.uint8),
+            streak=np.zeros(m, dtype=np.int32),
+            closing=np.zeros(m, dtype=np.bool_),
+            error=np.zeros(m, dtype=np.uint8),
+        )
+        self.w_unweighted = np.empty(m, dtype=np.int64)
+        self.w_weighted = np.empty(m, dtype=np.int64)
+        self.source = np.empty(m, dtype=np.int64)
+        self.capacity = m
+
+    def batch(self, full, multiplicity, share, declared) -> tuple[HandBatch, np.ndarray, np.ndarray]:
+        """The scoring batch of some hands (views into the reused columns) and its two weight columns."""
+        n = full.shape[0]
+        counts = np.empty(n, dtype=np.int64)
+        _count_scorings(full, self.ctx.win_tile, counts)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        m = int(offsets[-1])
+        if m > self.capacity:
+            self._grow(m)
+        batch = HandBatch(**{name: column[:m] for name, column in self.columns.items()})
+        w_unweighted, w_weighted, source = self.w_unweighted[:m], self.w_weighted[:m], self.source[:m]
+        _expand(full, multiplicity, share, self.ctx.win_tile, offsets, batch.concealed, batch.win, w_unweighted,
+                w_weighted, source)
+        if declared is not None:
+            batch.declared[:] = declared[source]
+        return batch, w_unweighted, w_weighted
+
+
+# --------------------------------------------------------------------------- the survey
+
+
+def _win_tile(win) -> int:
+    if isinstance(win, str) and win.strip().lower() == "uniform":
+        return -1
+    if isinstance(win, (int, np.integer)) and not isinstance(win, bool) and 0 <= win < N_KINDS:
+        return int(win)
+    if isinstance(win, str):
+        if win.strip().endswith("f"):
+            raise HandError(ErrorCode.BAD_WIN, f"win {win!r} is a flower; flowers never complete a hand")
+        try:
+            return parse_tile(win)
+        except HandError as exc:
+            raise HandError(ErrorCode.BAD_WIN, f"win must be 'uniform' or a tile: {exc}") from None
+    raise HandError(ErrorCode.BAD_WIN, f"win must be 'uniform' or a tile such as '9s', got {win!r}")
+
+
+def _fixed_text(fixed) -> str:
+    from ..tiles import format_counts
+
+    return format_counts(np.asarray(fixed)) if fixed is not None else ""
+
+
+def survey(
+    *,
+    self_drawn: bool = False,
+    seat="E",
+    round="E",
+    flowers: str = "",
+    win="uniform",
+    rules=None,
+    compare=None,
+    sample: int | None = None,
+    seed: int = 0,
+    suits: str = "mps",
+    honours: bool = True,
+    fixed=None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    progress: bool = True,
+) -> SurveyResult:
+    """Tally rows, shapes, Chicken, illegal wins and payouts over a space of winning hands.
+
+    Parameters
+    ----------
+    self_drawn : bool
+        Every win self-drawn (default: on a discard).
+    seat, round : str
+        ``"E" "S" "W" "N"``.
+    flowers : str
+        Flowers and seasons held, e.g. ``"1f5f"``.
+    win : "uniform" or str
+        ``"uniform"``: the winning tile is drawn uniformly from the hand's
+        tiles (each distinct kind scored, weighted by its count); a tile such
+        as ``"9s"``: only hands holding it, won on it.
+    rules, compare : RuleTable, path or None
+        The rule table (default the packaged one) and an optional second
+        table; with ``compare`` every scoring is made under both.
+    sample : int, optional
+        Instead of the exhaustive space, ``sample_winning(sample, seed)``
+        hands (declared sets and special shapes included); their own context
+        columns are replaced by this survey's (streak 0, no Closing).
+    seed : int
+        Seed of ``sample``.
+    suits, honours, fixed
+        Restrict the exhaustive space (see :func:`fastscore.enumerate.enumerate_hands`).
+    chunk_rows : int
+        Hands per scoring batch; the result does not depend on it.  Memory is
+        about 2 kB per hand with ``win="uniform"`` (about 9 scorings each):
+        some 130 MB at the default 65,536, twice the score columns with ``compare``.
+    progress : bool
+        A progress bar (hands) on stderr with the time left.
+
+    Returns
+    -------
+    SurveyResult
+
+    Raises
+    ------
+    ValueError
+        A bad context value, winning tile, space option, rule table, or
+        ``sample`` combined with space options.
+
+    Examples
+    --------
+    >>> result = survey(suits="", progress=False)     # the 42 all-honours hands
+    >>> result.hands, result.row_frequency()["all_honours"]
+    (42, 1.0)
+    """
+    plan = plan_survey(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=rules,
+                       compare=compare, sample=sample, seed=seed, suits=suits, honours=honours, fixed=fixed,
+                       chunk_rows=chunk_rows)
+    from .._progress import progress_bar
+
+    scorings = _Scorings(plan.ctx)
+    _warm_up(scorings, plan.table, plan.other)
+    start = time.perf_counter()
+    with progress_bar(plan.size, "survey", disable=not progress) as bar:
+        part = survey_range(plan, 0, plan.size, on_chunk=bar.update, _scorings=scorings)
+    return plan.result(part, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class SurveyPlan:
+    """A checked survey: everything :func:`survey_range` needs, picklable (it travels with Dask tasks).
+
+    Made by :func:`plan_survey`.  ``size`` is the number of source rows
+    (hands of the space, or sampled hands) that ranges ``start .. stop`` index.
+    """
+
+    ctx: _Context
+    table: RuleTable
+    other: RuleTable | None
+    unit: int
+    size: int
+    context: dict
+    sample: int | None
+    seed: int
+    suits: str
+    honours: bool
+    fixed: np.ndarray | None
+    chunk_rows: int
+
+    def result(self, part: "SurveyPart", seconds: float = 0.0) -> SurveyResult:
+        """The :class:`SurveyResult` of the whole plan from the sum of its range parts."""
+        return SurveyResult(self.context, part.hands, part.scorings, self.unit, part.multiplicity, part.tally,
+                            part.compare, part.change if self.other is not None else None, seconds)
+
+
+def plan_survey(
+    *,
+    self_drawn: bool = False,
+    seat="E",
+    round="E",
+    flowers: str = "",
+    win="uniform",
+    rules=None,
+    compare=None,
+    sample: int | None = None,
+    seed: int = 0,
+    suits: str = "mps",
+    honours: bool = True,
+    fixed=None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> SurveyPlan:
+    """Check the options of :func:`survey` (same parameters, same errors) and load the rule tables.
+
+    Parameters
+    ----------
+    self_drawn, seat, round, flowers, win, rules, compare, sample, seed, suits, honours, fixed, chunk_rows
+        As in :func:`survey`.
+
+    Returns
+    -------
+    SurveyPlan
+        Picklable; ``plan.size`` source hands for :func:`survey_range`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`survey`.
+    """
+    win_tile = _win_tile(win)
+    ctx = _Context(bool(self_drawn), parse_wind(seat, "seat"), parse_wind(round, "round"),
+                   sum(1 << (n - 1) for n in parse_flowers(flowers)), win_tile)
+    table: RuleTable = resolve_rules(rules)
+    other: RuleTable | None = resolve_rules(compare) if compare is not None else None
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
+    context = {
+        "self_drawn": ctx.self_drawn, "seat": WINDS[ctx.seat], "round": WINDS[ctx.round],
+        "flowers": "".join(f"{n}f" for n in parse_flowers(flowers)),
+        "win": "uniform" if win_tile < 0 else TILE_NAMES[win_tile],
+        "rules": table.path, "compare": other.path if other is not None else None,
+        "sample": sample, "seed": seed if sample is not None else None,
+        "suits": suits, "honours": bool(honours), "fixed": _fixed_text(fixed),
+    }
+    if sample is not None:
+        if isinstance(sample, bool) or not isinstance(sample, (int, np.integer)) or sample < 1:
+            raise ValueError(f"sample must be a positive number of hands, got {sample!r}")
+        if suits != "mps" or not honours or fixed is not None:
+            raise ValueError("sample= draws from sample_winning; suits, honours and fixed restrict only the exhaustive space")
+        unit = SAMPLE_UNIT if win_tile < 0 else 1
+        size = int(sample)
+    else:
+        unit = HAND_TILES if win_tile < 0 else 1
+        size = space_size(suits=suits, honours=honours, fixed=fixed)
+    return SurveyPlan(ctx, table, other, unit, size, context, None if sample is None else int(sample), int(seed),
+                      suits, bool(honours), None if fixed is None else np.asarray(fixed), int(chunk_rows))
+
+
+def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _scorings=None) -> SurveyPart:
+    """Score and tally source rows ``start .. stop - 1`` of ``plan`` (hands of the space or of the sample).
+
+    The exact integer tallies of disjoint ranges add up to those of their
+    union, whatever the cut, chunk size or thread count: :func:`survey` runs
+    one range over everything, :func:`fastscore.dask.survey` one task per range.
+
+    Parameters
+    ----------
+    plan : SurveyPlan
+    start, stop : int
+        ``0 <= start <= stop <= plan.size``.
+    on_chunk : callable, optional
+        Called with the number of source rows of each chunk done (a progress bar's ``update``).
+
+    Returns
+    -------
+    SurveyPart
+    """
+    if not 0 <= start <= stop <= plan.size:
+        raise ValueError(f"range {start} .. {stop} is not inside 0 .. {plan.size}")
+    ctx, win_tile = plan.ctx, plan.ctx.win_tile
+    part = SurveyPart(compare=Tally() if plan.other is not None else None)
+    change_acc = np.zeros((_STRIPES, 2, 3), dtype=np.int64)
+    scorings = _scorings if _scorings is not None else _Scorings(ctx)
+    if plan.sample is not None:
+        chunks = _sample_chunks(plan.seed, start, stop, plan.chunk_rows)
+    else:
+        chunks = _space_chunks(plan.suits, plan.honours, plan.fixed, start, stop, plan.chunk_rows)
+    for full, multiplicity, declared in chunks:
+        n_concealed = full.sum(axis=1, dtype=np.int64)
+        share = plan.unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
+        batch, w_unweighted, w_weighted = scorings.batch(full, multiplicity, share, declared)
+        held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
+        part.hands += len(full) if win_tile < 0 else int(held.sum())
+        part.multiplicity += int(multiplicity[held].sum())
+        part.scorings += len(batch)
+        scored = score_batch(batch, plan.table)
+        _tally(part.tally, scored, w_unweighted, w_weighted)
+        if plan.other is not None:
+            scored_other = score_batch(batch, plan.other)
+            _tally(part.compare, scored_other, w_unweighted, w_weighted)
+            _change_kernel(scored.payout, scored_other.payout, w_unweighted, w_weighted, change_acc)
+        if on_chunk is not None:
+            on_chunk(len(full))
+    part.change = change_acc.sum(axis=0)
+    return part
+
+
+def _warm_up(scorings: _Scorings, table: RuleTable, other: RuleTable | None) -> None:
+    """Compile (or load from the cache) every kernel on a small batch, so that the timing and
+    the progress bar's time left measure the survey itself."""
+    hands, multiplicity = next(enumerate_hands(suits="", chunk_rows=64))
+    hands, multiplicity = np.tile(hands, (6, 1)), np.tile(multiplicity, 6)  # 252 hands, 1,512 scorings
+    share = np.ones(len(hands), dtype=np.int64)
+    batch, w_unweighted, w_weighted = scorings.batch(hands, multiplicity, share, None)
+    for rules in (table, other) if other is not None else (table,):
+        scored = score_batch(batch, rules)
+        _tally(Tally(), scored, w_unweighted, w_weighted)
+        score_batch(batch.take(slice(0, 8)), rules)
+    _change_kernel(scored.payout, scored.payout, w_unweighted, w_weighted, np.zeros((_STRIPES, 2, 3), dtype=np.int64))
+
+
+def _space_chunks(suits, honours, fixed, start, stop, chunk_rows):
+    for hands, multiplicity in enumerate_hands(suits=suits, honours=honours, fixed=fixed, chunk_rows=chunk_rows,
+                                               start=start, stop=stop):
+        yield hands, multiplicity, None
+
+
+def _sample_chunks(seed: int, start: int, stop: int, chunk_rows: int):
+    """Hands ``start .. stop - 1`` of ``sample_winning(.., seed)`` in chunks: (concealed + winning tile,
+    multiplicity 1, declared).  Hand i depends only on (seed, i), so chunks and ranges cut anywhere."""
+    from ..sample import sample_winning
+
+    for first in range(start, stop, chunk_rows):
+        k = min(chunk_rows, stop - first)
+        batch = sample_winning(k, seed, start=first)
+        full = batch.concealed.copy()
+        full[np.arange(k), batch.win.astype(np.int64)] += 1
+        yield full, np.ones(k, dtype=np.int64), batch.declared

@@ -1,0 +1,208 @@
+"""Exact integer tallies of a survey: :class:`Tally`, the tally kernels, and :class:`SurveyPart`.
+
+Every tally array's first axis is :data:`WEIGHTINGS` (see :mod:`fastscore.survey`
+for what the two weightings mean).  Tallies are int64 sums, so they are the
+same for any thread count, chunk size or cut of the space into parts, and
+parts add up in any order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._jit import jit_parallel, prange
+from ..rules import ROW_IDS, SHAPE_NAMES
+
+__all__ = ["WEIGHTINGS", "SHAPE_KEYS", "Tally", "SurveyPart"]
+
+#: The two weightings of every tally (first axis of its arrays).
+WEIGHTINGS = ("unweighted", "weighted")
+#: Keys of :attr:`Tally.shapes`: no interpretation, then the shapes of :class:`fastscore.Shape`.
+SHAPE_KEYS = ("no_win",) + SHAPE_NAMES
+#: Stripes of the tally kernel (fixed, so that the work split does not depend on the thread count).
+_STRIPES = 64
+#: Payout values tallied with a dense per-batch histogram (larger values take a slower path).
+_DENSE_PAYOUT = 4096
+
+
+@dataclass
+class Tally:
+    """Integer tallies of one rule table; every array's first axis is :data:`WEIGHTINGS`.
+
+    Attributes
+    ----------
+    total : ndarray, shape (2,), int64
+        Sum of the weights of every scoring (the denominator of every fraction).
+    rows : ndarray, shape (2, R), int64
+        Weight of the scorings in which each row of :data:`fastscore.ROW_IDS` scores (non-zero points).
+    shapes : ndarray, shape (2, 5), int64
+        Weight per best shape, keys :data:`SHAPE_KEYS`.
+    chicken : ndarray, shape (2,), int64
+        Weight of Chicken wins (RULES.md 6.2).
+    illegal : ndarray, shape (2,), int64
+        Weight of wins below the round minimum (not legal, payout 0; 6.3).
+    payout : ndarray, shape (2, P), int64
+        Weight per payout value 0 .. P-1 (points; 0 holds illegal wins and non-wins).
+    """
+
+    total: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((2, len(ROW_IDS)), dtype=np.int64))
+    shapes: np.ndarray = field(default_factory=lambda: np.zeros((2, len(SHAPE_KEYS)), dtype=np.int64))
+    chicken: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    illegal: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    payout: np.ndarray = field(default_factory=lambda: np.zeros((2, 1), dtype=np.int64))
+
+    def add_payout(self, values: np.ndarray, weights: np.ndarray) -> None:
+        """Add ``weights (2, k)`` at payout ``values (k,)``, growing the histogram as needed."""
+        if values.size == 0:
+            return
+        top = int(values.max()) + 1
+        if top > self.payout.shape[1]:
+            grown = np.zeros((2, top), dtype=np.int64)
+            grown[:, : self.payout.shape[1]] = self.payout
+            self.payout = grown
+        np.add.at(self.payout, (slice(None), values), weights)
+
+    def fraction(self, counts, weighted: bool = True):
+        """``counts[w] / total[w]`` as float64 for one weighting ``w`` (``counts``: a tally array
+        whose first axis is :data:`WEIGHTINGS`); 0 when nothing was scored."""
+        w = int(weighted)
+        denominator = int(self.total[w])
+        part = np.asarray(counts)[w]
+        return part / denominator if denominator else np.zeros(np.shape(part))
+
+    def mean_payout(self, weighted: bool = True, legal_only: bool = False) -> float:
+        """Mean payout per scoring (or per legal win), computed exactly from the histogram."""
+        w = int(weighted)
+        hist = [int(v) for v in self.payout[w]]
+        paid = sum(p * v for p, v in enumerate(hist))
+        count = sum(hist[1:]) if legal_only else int(self.total[w])
+        return paid / count if count else 0.0
+
+    def merge(self, other: "Tally") -> None:
+        """Add ``other``'s tallies into this one (exact: integer sums)."""
+        self.total += other.total
+        self.rows += other.rows
+        self.shapes += other.shapes
+        self.chicken += other.chicken
+        self.illegal += other.illegal
+        self.add_payout(np.arange(other.payout.shape[1]), other.payout)
+
+    def equal(self, other: "Tally") -> bool:
+        """Every tally identical (histograms compared up to trailing zeros)."""
+        width = max(self.payout.shape[1], other.payout.shape[1])
+        pad = [np.pad(t.payout, ((0, 0), (0, width - t.payout.shape[1]))) for t in (self, other)]
+        return all(np.array_equal(getattr(self, k), getattr(other, k)) for k in ("total", "rows", "shapes", "chicken", "illegal")) \
+            and np.array_equal(*pad)
+
+
+@jit_parallel
+def _tally_kernel(payout, is_win, legal, chicken, shape, row_points, w_unweighted, w_weighted, dense_top,
+                  total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, payout_acc):
+    """Add one scored batch to per-stripe accumulators (``*_acc`` have a leading stripe axis).
+
+    Payouts below ``dense_top`` go to ``payout_acc``; the caller tallies the others.
+    Integer sums: the result does not depend on how stripes map to threads.
+    """
+    n = payout.shape[0]
+    n_stripes = total_acc.shape[0]
+    n_rows = row_points.shape[1]
+    step = (n + n_stripes - 1) // n_stripes
+    for s in prange(n_stripes):
+        rows_u = np.zeros(n_rows, dtype=np.int64)  # contiguous local sums: the row loop vectorises
+        rows_w = np.zeros(n_rows, dtype=np.int64)
+        for i in range(s * step, min(n, (s + 1) * step)):
+            wu = w_unweighted[i]
+            ww = w_weighted[i]
+            total_acc[s, 0] += wu
+            total_acc[s, 1] += ww
+            k = shape[i] + 1
+            shapes_acc[s, 0, k] += wu
+            shapes_acc[s, 1, k] += ww
+            if not is_win[i]:
+                continue
+            if chicken[i]:
+                chicken_acc[s, 0] += wu
+                chicken_acc[s, 1] += ww
+            if not legal[i]:
+                illegal_acc[s, 0] += wu
+                illegal_acc[s, 1] += ww
+            p = payout[i]
+            if p < dense_top:
+                payout_acc[s, 0, p] += wu
+                payout_acc[s, 1, p] += ww
+            points = row_points[i]
+            for r in range(n_rows):
+                fired = np.int64(points[r] != 0)  # branch-free: most rows are 0
+                rows_u[r] += wu * fired
+                rows_w[r] += ww * fired
+        for r in range(n_rows):
+            rows_acc[s, 0, r] = rows_u[r]
+            rows_acc[s, 1, r] = rows_w[r]
+
+
+@jit_parallel
+def _change_kernel(payout_a, payout_b, w_unweighted, w_weighted, acc):
+    """``acc (stripes, 2, 3)`` += weight of scorings whose payout under b is lower / equal / higher than under a."""
+    n = payout_a.shape[0]
+    n_stripes = acc.shape[0]
+    step = (n + n_stripes - 1) // n_stripes
+    for s in prange(n_stripes):
+        for i in range(s * step, min(n, (s + 1) * step)):
+            k = 0 if payout_b[i] < payout_a[i] else (1 if payout_b[i] == payout_a[i] else 2)
+            acc[s, 0, k] += w_unweighted[i]
+            acc[s, 1, k] += w_weighted[i]
+
+
+def _tally(tally: Tally, result, w_unweighted: np.ndarray, w_weighted: np.ndarray) -> None:
+    """Add one :class:`~fastscore.BatchResult` to ``tally`` (weights as int64 arrays)."""
+    n = len(result)
+    if n == 0:
+        return
+    top = int(result.payout.max()) + 1
+    dense_top = min(top, _DENSE_PAYOUT)
+    total_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
+    rows_acc = np.zeros((_STRIPES, 2, len(ROW_IDS)), dtype=np.int64)
+    shapes_acc = np.zeros((_STRIPES, 2, len(SHAPE_KEYS)), dtype=np.int64)
+    chicken_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
+    illegal_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
+    payout_acc = np.zeros((_STRIPES, 2, dense_top), dtype=np.int64)
+    _tally_kernel(result.payout, result.is_win, result.legal, result.chicken, result.shape, result.row_points,
+                  w_unweighted, w_weighted, dense_top, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc,
+                  payout_acc)
+    tally.total += total_acc.sum(axis=0)
+    tally.rows += rows_acc.sum(axis=0)
+    tally.shapes += shapes_acc.sum(axis=0)
+    tally.chicken += chicken_acc.sum(axis=0)
+    tally.illegal += illegal_acc.sum(axis=0)
+    tally.add_payout(np.arange(dense_top), payout_acc.sum(axis=0))
+    if top > dense_top:  # a rule table with very large values: the rare big payouts, exactly
+        big = np.flatnonzero(result.is_win & (result.payout >= dense_top))
+        tally.add_payout(result.payout[big].astype(np.int64), np.stack([w_unweighted[big], w_weighted[big]]))
+
+
+
+@dataclass
+class SurveyPart:
+    """Integer tallies of one range of a survey; parts add up (in any order) to the whole survey."""
+
+    hands: int = 0
+    scorings: int = 0
+    multiplicity: int = 0
+    tally: Tally = field(default_factory=Tally)
+    compare: Tally | None = None
+    change: np.ndarray = field(default_factory=lambda: np.zeros((2, 3), dtype=np.int64))
+
+    def __iadd__(self, other: "SurveyPart") -> "SurveyPart":
+        self.hands += other.hands
+        self.scorings += other.scorings
+        self.multiplicity += other.multiplicity
+        self.tally.merge(other.tally)
+        if other.compare is not None:
+            if self.compare is None:
+                self.compare = Tally()
+            self.compare.merge(other.compare)
+        self.change += other.change
+        return self
