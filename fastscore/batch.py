@@ -17,10 +17,13 @@ import numpy as np
 from ._jit import jit_batch, prange
 from .arrow import columns_from_arrow, columns_from_records
 from .checks import MAX_STREAK, check_batch, kernel_columns
-from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, text_values
+from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, parse_records, text_values
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError
 
-__all__ = ["HandBatch", "held_counts"]
+__all__ = ["HandBatch", "held_counts", "COMPILED_MIN_RECORDS"]
+
+#: Fewer records than this are parsed in Python (a single call does not load pyarrow).
+COMPILED_MIN_RECORDS = 32
 
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
@@ -105,13 +108,17 @@ class HandBatch:
         """Build a batch from hand records (dicts with the :data:`~fastscore.RECORD_KEYS`).
 
         Parsed by the compiled parser (:func:`fastscore.arrow.columns_from_records`)
-        when the records make an Arrow table, else one by one in Python
-        (:func:`fastscore.records.parse_records`): the same columns, codes and messages.
+        when there are :data:`COMPILED_MIN_RECORDS` or more and they make an Arrow
+        table, else one by one in Python (:func:`fastscore.records.parse_records`):
+        the same columns, codes and messages.
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
         A record that cannot be parsed, or whose hand breaks a row check, becomes a
         flagged row with its message; nothing raises.  Without ``require_win`` a
         record's ``win`` is ignored (16-tile hands).
         """
+        records = records if isinstance(records, list) else list(records)
+        if len(records) < COMPILED_MIN_RECORDS:  # a table and the kernels cost more than they save
+            return cls(**vars(parse_records(records, require_win=require_win)))
         return cls(**vars(columns_from_records(records, require_win=require_win)))
 
     @classmethod

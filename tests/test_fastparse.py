@@ -18,11 +18,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import ready_hands, winning_hands
 
-from fastscore import HandBatch
-from fastscore.arrow import _compiled_pass
+from fastscore import HandBatch, score_batch
+from fastscore.arrow import _compiled_pass, columns_from_records
 from fastscore.fastparse import DEFER, WIN_MISSING
 from fastscore.records import RECORD_KEYS, _flag, _streak, parse_records
 from fastscore.tiles import TILE_NAMES, ErrorCode, HandError, parse_flowers, parse_hand, parse_tile, parse_wind
+
+def compiled_batch(records, **kwargs) -> HandBatch:
+    """The compiled parser's batch of dicts, whatever their number (HandBatch.from_records parses
+    a few records in Python)."""
+    return HandBatch(**vars(columns_from_records(records, **kwargs)))
+
 
 def slow_batch(records, **kwargs) -> HandBatch:
     """The plain Python parser's batch: the oracle of the compiled one."""
@@ -520,7 +526,7 @@ def _valid_record(case) -> dict:
 def test_from_records_equals_the_python_parser(records, require_win):
     """The JSON / CSV reading path: records through Arrow and the compiled parser, or as they are."""
 
-    fast = HandBatch.from_records(records, require_win=require_win)
+    fast = compiled_batch(records, require_win=require_win)
     slow = slow_batch(records, require_win=require_win)
     for name in COLUMNS:
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
@@ -536,6 +542,17 @@ def test_records_holding_bytes_are_read_as_from_records_reads_them(records, code
     """Records are not Arrow columns: text given as bytes is flagged, as HandBatch.from_records flags it,
     although an Arrow binary column is read as UTF-8."""
 
-    fast = HandBatch.from_records(records)
+    fast = compiled_batch(records)
     assert_same_batches(fast, slow_batch(records))
     assert fast.error.tolist() == [code]
+
+
+def test_from_records_takes_the_compiled_parser_from_its_threshold():
+    from fastscore.batch import COMPILED_MIN_RECORDS
+
+    good = {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s", "self_drawn": True, "seat": "S"}
+    records = [good, {"hand": "12 3m", "win": "1m"}, {**good, "win": "1m"}] * COMPILED_MIN_RECORDS
+    for n in (COMPILED_MIN_RECORDS - 1, COMPILED_MIN_RECORDS, len(records)):
+        assert_same_batches(HandBatch.from_records(records[:n]), slow_batch(records[:n]))
+    # The seed hand (payout 57: nico_nico 40 + no_flowers 1 + self_draw 1 + all_five_suits 10 + base 5).
+    assert score_batch(HandBatch.from_records(records)).payout[:3].tolist() == [57, 0, 0]
