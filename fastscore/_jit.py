@@ -24,6 +24,12 @@ Where numba's own settings are given, they apply to fastscore's kernels too:
   or editing fastscore.
 - ``NUMBA_CACHE_LOCATOR_CLASSES`` set: numba uses that list of locators for
   every function, fastscore's included.
+
+This leans on numba's caching internals (``numba.core.caching``: the locator
+base classes, ``CompileResultCacheImpl``, ``FunctionCache``, and the
+dispatcher's ``_cache``, which is what ``enable_caching`` sets);
+``tests/test_jit.py`` checks where each kernel's cache lands and that a second
+process loads fastscore's from it.
 """
 
 from __future__ import annotations
@@ -33,8 +39,8 @@ import types
 from functools import lru_cache
 
 import numba
-from numba.core.dispatcher import Dispatcher
 from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
 from ._cache import PACKAGE_DIR, kernel_cache_dir
 
@@ -77,10 +83,9 @@ class _KernelCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
 def _in_package(py_file: str) -> bool:
     """True when ``py_file`` lies inside the fastscore package folder."""
     try:
-        path = os.path.realpath(py_file)
-    except (TypeError, ValueError):
+        return os.path.commonpath([os.path.realpath(py_file), str(PACKAGE_DIR)]) == str(PACKAGE_DIR)
+    except (TypeError, ValueError):  # not a path, or on another drive
         return False
-    return os.path.commonpath([path, str(PACKAGE_DIR)]) == str(PACKAGE_DIR)
 
 
 class _KernelCacheImpl(caching.CompileResultCacheImpl):
