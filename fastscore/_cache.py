@@ -4,14 +4,17 @@ Both live in the user cache folder (:func:`user_cache_dir`): ``$FASTSCORE_CACHE`
 else ``$XDG_CACHE_HOME/fastscore``, else ``~/.cache/fastscore``.
 
 Compiled kernels go to ``numba-<digest>`` there (:func:`kernel_cache_dir`),
-``<digest>`` a hash of every source file of the package and of its folder
-(numba keys its entries by the source path too, so each checkout gets its own
-folder and the command line's "first run" notice is right for it).  numba's own cache
-checks only the file that defines a kernel, not the files of the functions it
-calls and inlines, so after an edit to one module (or an upgrade that keeps
-file dates) a kernel elsewhere could load stale machine code; a new digest
-means a fresh folder and one compile.  ``NUMBA_CACHE_DIR``, when set, is used
-as it is.  Old ``numba-*`` folders can be deleted at any time.
+``<digest>`` a hash of every ``.py`` file of the package (subpackages included)
+and of its folder (numba keys its entries by the source path too, so each
+checkout gets its own folder and the command line's "first run" notice is right
+for it).  numba's own cache checks only the file that defines a kernel, not the
+files of the functions it calls and inlines, so after an edit to one module (or
+an upgrade that keeps file dates) a kernel elsewhere could load stale machine
+code; a new digest means a fresh folder and one compile.  ``NUMBA_CACHE_DIR``,
+when set, is used as it is (numba's own locator then caches every function
+there, see :mod:`fastscore._jit`).  Old ``numba-*`` folders can be deleted at
+any time.  The per-suit tables are keyed the same way, on a digest of the file
+that generates them (:func:`fastscore.tables.table_digest`).
 
 This module imports neither numba nor numpy (the command line's start-up check uses it).
 """
@@ -23,9 +26,10 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["kernel_cache_dir", "source_digest", "user_cache_dir"]
+__all__ = ["PACKAGE_DIR", "kernel_cache_dir", "source_digest", "user_cache_dir"]
 
-_PACKAGE = Path(__file__).resolve().parent
+#: The fastscore package folder, symbolic links resolved.
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def user_cache_dir() -> Path:
@@ -38,11 +42,11 @@ def user_cache_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def source_digest() -> str:
-    """16 hex digits of a SHA-256 over the package's folder and its ``.py`` files (names and contents,
-    in name order)."""
-    h = hashlib.sha256(str(_PACKAGE).encode() + b"\0")
-    for path in sorted(_PACKAGE.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    """16 hex digits of a SHA-256 over the package's folder and its ``.py`` files, subpackages included
+    (relative paths and contents, in path order)."""
+    h = hashlib.sha256(str(PACKAGE_DIR).encode() + b"\0")
+    for name, path in sorted((p.relative_to(PACKAGE_DIR).as_posix(), p) for p in PACKAGE_DIR.rglob("*.py")):
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 

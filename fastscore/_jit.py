@@ -1,11 +1,35 @@
 """The one place that calls ``numba.njit``.
 
-Every kernel is compiled with ``cache=True`` so that a second process loads the
-machine code from the cache instead of compiling it again.  The cache is the
-folder :func:`fastscore._cache.kernel_cache_dir` (one per version of the
-package's sources, so that no kernel loads code compiled against an older
-version of a function it inlines); ``NUMBA_CACHE_DIR`` overrides it.  Set
-``NUMBA_DISABLE_JIT=1`` to run the kernels as plain Python (coverage, debugging).
+Every kernel is compiled with numba's on-disk cache, so that a second process
+loads the machine code instead of compiling it again.  fastscore's kernels
+cache in the folder :func:`fastscore._cache.kernel_cache_dir` (one per version
+of the package's sources, so that no kernel loads code compiled against an
+older version of a function it inlines).  Set ``NUMBA_DISABLE_JIT=1`` to run
+the kernels as plain Python (coverage, debugging).
+
+No global state is changed: importing fastscore leaves ``numba.config`` and
+numba's list of cache locators as they are, so the caller's own
+``cache=True`` functions cache where numba puts them without fastscore (their
+``__pycache__``, or ``NUMBA_CACHE_DIR``).  Each of fastscore's dispatchers gets
+its own cache object (:class:`_KernelCache`) whose first locator
+(:class:`_KernelCacheLocator`) claims only functions defined in a file inside
+the fastscore package; anything else falls through to numba's own locators.
+
+Where numba's own settings are given, they apply to fastscore's kernels too:
+
+- ``NUMBA_CACHE_DIR`` (or ``numba.config.CACHE_DIR``) set: numba's own locator
+  puts every function's cache in that folder, fastscore's included, as numba
+  documents.  numba then checks only the file that defines a kernel, not the
+  files of the functions it inlines, so empty that folder after upgrading
+  or editing fastscore.
+- ``NUMBA_CACHE_LOCATOR_CLASSES`` set: numba uses that list of locators for
+  every function, fastscore's included.
+
+This leans on numba's caching internals (``numba.core.caching``: the locator
+base classes, ``CompileResultCacheImpl``, ``FunctionCache``, and the
+dispatcher's ``_cache``, which is what ``enable_caching`` sets);
+``tests/test_jit.py`` checks where each kernel's cache lands and that a second
+process loads fastscore's from it.
 """
 
 from __future__ import annotations
@@ -15,12 +39,10 @@ import types
 from functools import lru_cache
 
 import numba
+from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
-from ._cache import kernel_cache_dir
-
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    # Read by numba when each dispatcher below sets up its cache, so it must be set before any kernel is defined.
-    numba.config.CACHE_DIR = str(kernel_cache_dir())
+from ._cache import PACKAGE_DIR, kernel_cache_dir
 
 __all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS",
            "PARALLEL_MIN_ROWS", "threads_may_share_kernels"]
@@ -34,9 +56,64 @@ SERIAL_MAX_ROWS = 1023
 PARALLEL_MIN_ROWS = SERIAL_MAX_ROWS + 1
 
 
+class _KernelCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Puts a function defined inside the fastscore package in :func:`~fastscore._cache.kernel_cache_dir`.
+
+    Laid out as numba lays out ``NUMBA_CACHE_DIR`` (a subfolder per source
+    folder).  Returns no locator, so that numba's own locators decide, for a
+    function defined anywhere else, when ``numba.config.CACHE_DIR`` is set,
+    or when the folder cannot be written.
+    """
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(kernel_cache_dir(), self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if numba.config.CACHE_DIR or not _in_package(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _in_package(py_file: str) -> bool:
+    """True when ``py_file`` lies inside the fastscore package folder."""
+    try:
+        return os.path.commonpath([os.path.realpath(py_file), str(PACKAGE_DIR)]) == str(PACKAGE_DIR)
+    except (TypeError, ValueError):  # not a path, or on another drive
+        return False
+
+
+class _KernelCacheImpl(caching.CompileResultCacheImpl):
+    """numba's cache implementation, with :class:`_KernelCacheLocator` tried before numba's own locators."""
+
+    @property
+    def _locator_classes(self):
+        return [_KernelCacheLocator, *caching.CompileResultCacheImpl._locator_classes]
+
+
+class _KernelCache(caching.FunctionCache):
+    """numba's function cache, located by :class:`_KernelCacheImpl`; set on fastscore's dispatchers only."""
+
+    _impl_class = _KernelCacheImpl
+
+
+def _njit(func, **options):
+    """``numba.njit(**options)(func)`` with the disk cache of :class:`_KernelCache` (what ``cache=True``
+    does, with fastscore's locator; plain ``func`` when ``NUMBA_DISABLE_JIT`` is set)."""
+    dispatcher = numba.njit(nogil=True, **options)(func)
+    if isinstance(dispatcher, Dispatcher):
+        dispatcher._cache = _KernelCache(dispatcher.py_func)
+    return dispatcher
+
+
 def jit(func):
     """Compile ``func`` in nopython mode with the on-disk cache."""
-    return numba.njit(cache=True, nogil=True)(func)
+    return _njit(func)
 
 
 def jit_inline(func):
@@ -46,7 +123,7 @@ def jit_inline(func):
     references of every array passed to a call it does not inline, on every
     call.  Each caller compiles its own copy, so use it for small functions.
     """
-    return numba.njit(cache=True, nogil=True, inline="always")(func)
+    return _njit(func, inline="always")
 
 
 def jit_parallel(func):
@@ -62,7 +139,7 @@ def jit_parallel(func):
     twin.__qualname__ = f"{func.__qualname__}_parallel"
     twin.__module__ = func.__module__
     twin.__doc__ = func.__doc__
-    return numba.njit(cache=True, nogil=True, parallel=True)(twin)
+    return _njit(twin, parallel=True)
 
 
 class BatchKernel:

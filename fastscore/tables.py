@@ -27,11 +27,17 @@ suit's entry and its decompositions' offset come in one cache line.
 
 The tables are cached as ``.npy`` files in the user cache folder
 (``$FASTSCORE_CACHE``, else ``$XDG_CACHE_HOME/fastscore``, else
-``~/.cache/fastscore``).  Rebuild with ``python scripts/build_tables.py``.
+``~/.cache/fastscore``), named by :func:`table_digest`, a digest of the source
+of this module (which holds the whole generator: the recursive decomposer, the
+hints, the layout constants).  Any edit to it makes a new name, so the tables
+are rebuilt on first use, never loaded stale.  Files of other digests can be
+deleted at any time; ``python scripts/build_tables.py`` removes them and
+rebuilds.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -45,8 +51,9 @@ from ._jit import jit
 
 N_CODES = 5**9
 POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
-#: Bump when the table layout changes, so stale caches are rebuilt.
-TABLE_VERSION = 3
+#: The source files whose bytes key the table cache (:func:`table_digest`): the generator is this module.
+GENERATOR_FILES = (Path(__file__),)
+TABLE_NAMES = ("suit_info", "dec_offset", "dec_words")
 
 EYES_SHIFT, PONG_SHIFT, SHEUNG_SHIFT = 0, 4, 13
 STARTS_SHIFT, N_SHEUNGS_SHIFT, N_PONGS_SHIFT = 34, 41, 44
@@ -230,9 +237,21 @@ def cache_dir() -> Path:
     return user_cache_dir()
 
 
+def table_digest(files=None) -> str:
+    """16 hex digits of a SHA-256 over the generator's source (:data:`GENERATOR_FILES`, or ``files``):
+    each file's name and bytes, in order."""
+    h = hashlib.sha256()
+    for path in GENERATOR_FILES if files is None else files:
+        path = Path(path)
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 def _paths() -> dict[str, Path]:
+    """The cache file of each table: ``<name>-<table_digest>.npy`` in :func:`cache_dir`."""
     d = cache_dir()
-    return {name: d / f"{name}-v{TABLE_VERSION}.npy" for name in ("suit_info", "dec_offset", "dec_words")}
+    digest = table_digest()
+    return {name: d / f"{name}-{digest}.npy" for name in TABLE_NAMES}
 
 
 def _huge_page_empty(n: int, dtype) -> np.ndarray:
@@ -288,7 +307,7 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     paths = _paths()
     try:
-        return tuple(np.load(paths[name]) for name in ("suit_info", "dec_offset", "dec_words"))
+        return tuple(np.load(paths[name]) for name in TABLE_NAMES)
     except (OSError, ValueError):
         pass
     start = time.perf_counter()
@@ -310,10 +329,12 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def rebuild() -> str:
-    """Rebuild the cached tables from scratch; return a one-line summary with the PERF.md self-check counts."""
+    """Rebuild the cached tables from scratch (removing those of every digest in :func:`cache_dir`);
+    return a one-line summary with the PERF.md self-check counts."""
     kernel_tables.cache_clear()  # made from the old tables
-    for p in _paths().values():
-        p.unlink(missing_ok=True)
+    for name in TABLE_NAMES:
+        for p in cache_dir().glob(f"{name}-*.npy"):
+            p.unlink(missing_ok=True)
     info, offset, words = suit_tables()
     complete = int(((info & 3) != 0).sum())
     return (f"{complete} complete suit shapes, {words.size} decompositions, "

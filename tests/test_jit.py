@@ -54,21 +54,27 @@ def test_batch_kernels_run_serial_on_small_batches():
 
 def test_kernel_cache_folder_follows_the_sources(tmp_path, monkeypatch):
     """A kernel compiled against an older version of a function it inlines must never load:
-    the cache folder is named by a digest of every source file."""
+    the cache folder is named by a digest of every source file, subpackages included."""
     import shutil
 
     from fastscore import _cache
 
     package = tmp_path / "pkg"
-    shutil.copytree(_cache._PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__", "*.toml"))
-    monkeypatch.setattr(_cache, "_PACKAGE", package)
+    shutil.copytree(_cache.PACKAGE_DIR, package, ignore=shutil.ignore_patterns("__pycache__", "*.toml"))
+    (package / "sub").mkdir(exist_ok=True)
+    (package / "sub" / "kernels.py").write_text("X = 1\n")
+    monkeypatch.setattr(_cache, "PACKAGE_DIR", package)
     _cache.source_digest.cache_clear()
     try:
         before = _cache.source_digest()
         assert before == _cache.source_digest.__wrapped__()  # stable
         (package / "evaluate.py").write_text((package / "evaluate.py").read_text() + "\n# an edit\n")
         _cache.source_digest.cache_clear()
-        assert _cache.source_digest() != before
+        after_top = _cache.source_digest()
+        assert after_top != before
+        (package / "sub" / "kernels.py").write_text("X = 2\n")
+        _cache.source_digest.cache_clear()
+        assert _cache.source_digest() != after_top
     finally:
         _cache.source_digest.cache_clear()
 
@@ -83,17 +89,110 @@ def test_kernel_cache_folder_location(tmp_path, monkeypatch):
     assert kernel_cache_dir() == tmp_path / "mine"
 
 
-def test_numba_uses_the_kernel_cache_folder(tmp_path):
+def test_locator_claims_only_the_package(tmp_path):
+    """fastscore's cache locator answers for functions defined inside the package only; for any other
+    (here one compiled through fastscore's own decorator from a test file) numba's locators decide."""
+    import numba
+
+    from fastscore import tables
+    from fastscore._jit import _KernelCacheLocator, jit
+
+    assert not numba.config.CACHE_DIR or pytest.skip("NUMBA_CACHE_DIR is set: numba's own locator applies")
+    inside = _KernelCacheLocator.from_function(tables._annotate.py_func, tables.__file__)
+    assert inside is not None
+    outside_file = tmp_path / "user.py"
+    outside_file.write_text("def f(x):\n    return x\n")
+    assert _KernelCacheLocator.from_function(tables._annotate.py_func, str(outside_file)) is None
+    assert _KernelCacheLocator.from_function(test_locator_claims_only_the_package, __file__) is None
+    assert _KernelCacheLocator.from_function(tables._annotate.py_func, "<ipython-input-1>") is None
+
+    def twice(x):
+        return 2 * x
+
+    kernel = jit(twice)
+    assert kernel(3) == 6
+    assert type(kernel._cache._impl.locator) is not _KernelCacheLocator  # numba's in-tree __pycache__ locator
+
+
+_USER_KERNEL = """
+import numba
+
+@numba.njit(cache=True)
+def plus_one(x):
+    return x + 1
+"""
+
+_CHILD = """
+import os, sys, json
+sys.path.insert(0, sys.argv[1])
+import numba
+before = numba.config.CACHE_DIR
+import fastscore
+from fastscore import tables
+from fastscore._cache import kernel_cache_dir
+import numpy as np
+tables._annotate(np.int64(5))   # a fastscore kernel: compiled, or loaded from the cache
+import userkernel
+userkernel.plus_one(1)          # the caller's own cache=True kernel
+print(json.dumps({
+    "config_before": before,
+    "config_after": numba.config.CACHE_DIR,
+    "kernel_cache_dir": str(kernel_cache_dir()),
+    "fastscore_path": tables._annotate._cache.cache_path,
+    "fastscore_hits": sum(tables._annotate.stats.cache_hits.values()),
+    "user_path": userkernel.plus_one._cache.cache_path,
+}))
+"""
+
+
+def _child(tmp_path, numba_cache_dir=None):
+    import json
     import os
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["FASTSCORE_CACHE"] = str(tmp_path)
-    code = ("import numba, fastscore; from fastscore._cache import kernel_cache_dir; "
-            "print(numba.config.CACHE_DIR == str(kernel_cache_dir()), kernel_cache_dir().parent)")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", str(tmp_path)]
+    user = tmp_path / "user"
+    user.mkdir(exist_ok=True)
+    (user / "userkernel.py").write_text(_USER_KERNEL)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+    env["FASTSCORE_CACHE"] = str(tmp_path / "fastscore-cache")
+    if numba_cache_dir:
+        env["NUMBA_CACHE_DIR"] = str(numba_cache_dir)
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(user)], env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.splitlines()[-1]), user
+
+
+def test_import_leaves_the_callers_kernels_alone(tmp_path):
+    """After ``import fastscore`` the caller's own ``cache=True`` kernel caches where numba puts it without
+    fastscore (next to its file), numba's config is unchanged, and fastscore's kernels cache in the
+    fastscore cache folder and load from there in a second process."""
+    from pathlib import Path
+
+    first, user = _child(tmp_path)
+    assert first["config_before"] == first["config_after"] == ""
+    kernel_dir = Path(first["kernel_cache_dir"])
+    assert kernel_dir.parent == tmp_path / "fastscore-cache"
+    assert Path(first["fastscore_path"]).parent == kernel_dir
+    assert list(kernel_dir.rglob("tables._annotate-*.nbi"))
+    assert Path(first["user_path"]) == user / "__pycache__"
+    assert list((user / "__pycache__").glob("userkernel.plus_one-*.nbi"))
+    assert not list(kernel_dir.rglob("userkernel*"))
+    second, _ = _child(tmp_path)
+    assert second["fastscore_hits"] == 1  # loaded, not compiled
+
+
+def test_numba_cache_dir_applies_to_everyone(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set, numba's own locator puts every kernel there, fastscore's included."""
+    from pathlib import Path
+
+    mine = tmp_path / "numba-cache"
+    run, user = _child(tmp_path, numba_cache_dir=mine)
+    assert run["config_before"] == run["config_after"] == str(mine)
+    assert run["kernel_cache_dir"] == str(mine)
+    assert Path(run["fastscore_path"]).parent == mine and Path(run["user_path"]).parent == mine
+    assert not (user / "__pycache__").exists() or not list((user / "__pycache__").glob("*.nbi"))
+    assert not (tmp_path / "fastscore-cache").exists() or not list((tmp_path / "fastscore-cache").rglob("*.nbi"))
 
 
 def test_first_run_message_only_without_compiled_kernels(tmp_path, monkeypatch):

@@ -127,3 +127,22 @@ def test_kernel_tables_merge_each_codes_info_and_offset(tables):
     np.testing.assert_array_equal(entries >> ENTRY_OFFSET_SHIFT, offset)
     np.testing.assert_array_equal(k_words, words)
     assert k_info.ctypes.data % (2 << 20) == 0 and entries.ctypes.data % (2 << 20) == 0
+
+
+def test_table_cache_is_keyed_on_the_generator_source(tmp_path, monkeypatch):
+    """An edit to the generating code gives the tables a new cache path (rebuilt on first use, never
+    loaded stale); the same source gives the same path."""
+    from fastscore import tables
+
+    monkeypatch.setenv("FASTSCORE_CACHE", str(tmp_path / "cache"))
+    generator = tmp_path / "tables.py"
+    generator.write_bytes(tables.GENERATOR_FILES[0].read_bytes())
+    monkeypatch.setattr(tables, "GENERATOR_FILES", (generator,))
+    before = tables._paths()
+    assert before == tables._paths()
+    assert before["suit_info"].name == f"suit_info-{tables.table_digest([generator])}.npy"
+    assert tables.table_digest([generator]) == tables.table_digest([tables.__file__])  # same bytes, same key
+    generator.write_text(generator.read_text() + "\n# an edit to the generator\n")
+    after = tables._paths()
+    assert set(before) == set(after) == set(tables.TABLE_NAMES)
+    assert all(before[name] != after[name] and before[name].parent == after[name].parent for name in before)
