@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit_batch, jit_inline, prange
+from ._bits import LITTLE_ENDIAN, cttz64, load_u64
+from ._jit import jit, jit_batch, jit_inline, prange
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetKind
 
 __all__ = ["COLUMNS", "row_fault", "check_batch", "fault_message", "kernel_columns"]
@@ -36,6 +37,7 @@ COLUMNS = (
 )
 #: Largest dealer streak a row may carry.
 MAX_STREAK = 1000
+_BLOCK = 1024  # rows per parallel work item of :func:`_faults`
 
 # Compile-time constants of the kernels, from the enums (defined once, in fastscore.tiles).
 _BAD_SET = int(ErrorCode.BAD_SET)
@@ -45,6 +47,7 @@ _TILE_COUNT = int(ErrorCode.TILE_COUNT)
 _FIFTH_COPY = int(ErrorCode.FIFTH_COPY)
 _SHEUNG = int(SetKind.SHEUNG)
 _PONG = int(SetKind.PONG)
+_GONG = int(SetKind.GONG)
 _CONCEALED_GONG = int(SetKind.CONCEALED_GONG)
 # Which check of a code failed (bits 16-23 of a fault).
 _SUB_RANGE, _SUB_SHEUNG = 0, 1  # BAD_SET: slot out of range; a sheung that does not start on 1-7 of a suit
@@ -52,18 +55,144 @@ _SUB_WIN_RANGE, _SUB_NO_WIN = 0, 1  # BAD_WIN
 _SUB_SEAT, _SUB_ROUND, _SUB_STREAK, _SUB_CLOSING = 0, 1, 2, 3  # BAD_CONTEXT
 
 
+# SWAR constants: eight tile counts (bytes) of a row tested and summed at once.
+_PLUS_123 = np.uint64(0x7B7B7B7B7B7B7B7B)  # a byte of 5 or more (up to 127) reaches 128 when 123 is added
+_HIGH_BITS = np.uint64(0x8080808080808080)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+_SHIFT_56 = np.uint64(56)
+
+
 @jit_inline
-def _copies(declared, i, t):
-    """Copies of tile ``t`` in the declared sets of row ``i`` (slots already checked in range)."""
-    n = 0
-    for k in range(MAX_DECLARED):
-        kind = declared[i, k, 0]
-        s = np.int64(declared[i, k, 1])
-        if kind == _SHEUNG:
-            n += np.int64(s <= t) & np.int64(t <= s + 2)
-        elif kind != 0 and s == t:
-            n += 3 if kind == _PONG else 4
-    return n
+def _over_four(w):
+    """Some byte of the uint64 ``w`` is above 4 (a byte of 128 or more sets its own high bit)."""
+    return ((w | (w + _PLUS_123)) & _HIGH_BITS) != np.uint64(0)
+
+
+@jit_inline
+def _byte_sum(w):
+    """The sum of the eight bytes of ``w``, each at most 4 (so the sum fits a byte)."""
+    return np.int64((w * _BYTE_ONES) >> _SHIFT_56)
+
+
+_ZERO = np.uint64(0)
+_BYTE = np.uint64(8)
+
+
+@jit_inline
+def _concealed_words(concealed, i):
+    """Row ``i`` of ``concealed`` (N, 34) uint8 as five uint64 words, byte ``t % 8`` of word ``t // 8``
+    holding the count of kind ``t`` (the last word holds kinds 32 and 33)."""
+    if concealed.strides[1] == 1 and LITTLE_ENDIAN:
+        return (load_u64(concealed, i, 0), load_u64(concealed, i, 8), load_u64(concealed, i, 16),
+                load_u64(concealed, i, 24), np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << _BYTE))
+    w0 = w1 = w2 = w3 = w4 = _ZERO
+    for t in range(8):  # a strided view: byte by byte
+        shift = np.uint64(8 * t)
+        w0 |= np.uint64(concealed[i, t]) << shift
+        w1 |= np.uint64(concealed[i, 8 + t]) << shift
+        w2 |= np.uint64(concealed[i, 16 + t]) << shift
+        w3 |= np.uint64(concealed[i, 24 + t]) << shift
+    return w0, w1, w2, w3, np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << _BYTE)
+
+
+@jit_inline
+def _concealed_summary(concealed, i, w0, w1, w2, w3, w4):
+    """(tiles, lowest kind held more than 4 times or N_KINDS) of row ``i`` of ``concealed`` (N, 34) uint8,
+    given its :func:`_concealed_words`."""
+    if not (_over_four(w0) | _over_four(w1) | _over_four(w2) | _over_four(w3) | _over_four(w4)):
+        return _byte_sum(w0) + _byte_sum(w1) + _byte_sum(w2) + _byte_sum(w3) + _byte_sum(w4), N_KINDS
+    # A count above 4: tile by tile.
+    total = 0
+    fifth = N_KINDS
+    for t in range(N_KINDS):
+        c = np.int64(concealed[i, t])
+        total += c
+        if c > 4 and fifth == N_KINDS:
+            fifth = t
+    return total, fifth
+
+
+@jit_inline
+def _add_at(d0, d1, d2, d3, d4, t, add):
+    """The byte vector ``d0``-``d4`` (as :func:`_concealed_words`) with the bytes of ``add`` added from
+    kind ``t`` on (``add``'s lowest byte to kind ``t``, the next to ``t + 1``...).  Selects, not branches."""
+    q = t >> 3
+    shift = np.uint64((t & 7) * 8)
+    lo = add << shift
+    hi = (add >> np.uint64(1)) >> (np.uint64(63) - shift)  # add >> (64 - shift): 0 when shift is 0
+    d0 += lo if q == 0 else _ZERO
+    d1 += (lo if q == 1 else _ZERO) + (hi if q == 0 else _ZERO)
+    d2 += (lo if q == 2 else _ZERO) + (hi if q == 1 else _ZERO)
+    d3 += (lo if q == 3 else _ZERO) + (hi if q == 2 else _ZERO)
+    d4 += (lo if q == 4 else _ZERO) + (hi if q == 3 else _ZERO)
+    return d0, d1, d2, d3, d4
+
+
+@jit_inline
+def _lowest_over_four(w, base, fifth):
+    """``fifth``, or ``base`` + the lowest byte of ``w`` above 4 when that is lower."""
+    m = (w | (w + _PLUS_123)) & _HIGH_BITS
+    t = base + (cttz64(np.int64(m)) >> 3)
+    return t if (m != _ZERO) & (t < fifth) else fifth
+
+
+@jit
+def _fault(concealed, declared, win, seat, round_wind, streak, closing, require_win, i):
+    """:func:`row_fault` of a row that fails a check: which check, and where (a call, not inlined: rare)."""
+    # Every check is worked out first, without a branch (the rows of a batch differ at random, and
+    # mispredicted branches cost more than the checks); the first that fails is picked at the end.
+    bad_slot = MAX_DECLARED  # the lowest declared slot out of range
+    bad_sheung = MAX_DECLARED  # the lowest declared sheung that does not start on 1-7 of a suit
+    n_declared = 0
+    exposed = False
+    for k in range(MAX_DECLARED - 1, -1, -1):
+        kind = np.int64(declared[i, k, 0])
+        t = np.int64(declared[i, k, 1])
+        bad_slot = k if (kind < 0) | (kind > 4) | (t < 0) | (t >= N_KINDS) else bad_slot
+        bad_sheung = k if (kind == _SHEUNG) & ((t >= 27) | (t % 9 > 6)) else bad_sheung
+        n_declared += kind != 0
+        exposed |= (kind != 0) & (kind != _CONCEALED_GONG)
+    w = np.int64(win[i])
+    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    total, fifth = _concealed_summary(concealed, i, w0, w1, w2, w3, w4)
+    fault = 0
+    if bad_slot < MAX_DECLARED:
+        fault = _BAD_SET | (bad_slot << 8) | (_SUB_RANGE << 16)
+    elif w < -1 or w >= N_KINDS:
+        fault = _BAD_WIN | (_SUB_WIN_RANGE << 16)
+    elif seat[i] > 3:
+        fault = _BAD_CONTEXT | (_SUB_SEAT << 16)
+    elif round_wind[i] > 3:
+        fault = _BAD_CONTEXT | (_SUB_ROUND << 16)
+    elif streak[i] < 0 or streak[i] > MAX_STREAK:
+        fault = _BAD_CONTEXT | (_SUB_STREAK << 16)
+    elif bad_sheung < MAX_DECLARED:
+        fault = _BAD_SET | (bad_sheung << 8) | (_SUB_SHEUNG << 16)
+    elif total + 3 * n_declared != 16:
+        fault = _TILE_COUNT
+    else:
+        # The copies of the declared sets and the winning tile, as bytes added to the concealed counts
+        # (every index is in range here: slots checked, a sheung starts below kind 25), looked at eight
+        # kinds at a time.  ``fifth`` already names any concealed count above 4.
+        d0 = d1 = d2 = d3 = d4 = _ZERO
+        for k in range(MAX_DECLARED):
+            kind = np.int64(declared[i, k, 0])
+            add = np.uint64(0x010101 * np.int64(kind == _SHEUNG) + 3 * np.int64(kind == _PONG)
+                            + 4 * np.int64(kind >= _GONG))
+            d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, np.int64(declared[i, k, 1]), add)
+        d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, max(w, 0), np.uint64(w >= 0))
+        fifth = _lowest_over_four(w0 + d0, 0, fifth)
+        fifth = _lowest_over_four(w1 + d1, 8, fifth)
+        fifth = _lowest_over_four(w2 + d2, 16, fifth)
+        fifth = _lowest_over_four(w3 + d3, 24, fifth)
+        fifth = _lowest_over_four(w4 + d4, 32, fifth)
+        if fifth < N_KINDS:
+            fault = _FIFTH_COPY | (fifth << 8)
+        elif closing[i] and exposed:
+            fault = _BAD_CONTEXT | (_SUB_CLOSING << 16)
+        elif require_win and w < 0:
+            fault = _BAD_WIN | (_SUB_NO_WIN << 16)
+    return fault
 
 
 @jit_inline
@@ -84,73 +213,56 @@ def row_fault(concealed, declared, win, seat, round_wind, streak, closing, requi
     -------
     int
         ``code | position << 8 | check << 16`` (module docstring).  Checks, in
-        order: declared kinds 0-4 and
-        tiles 0-33 (``BAD_SET``); winning tile -1 to 33 (``BAD_WIN``); seat,
-        round 0-3 and streak 0-1000 (``BAD_CONTEXT``); a declared sheung
-        starting on 1-7 of a number suit (``BAD_SET``); 16 tiles before the
-        win, a declared set counting 3 (``TILE_COUNT``); at most 4 copies of a
-        kind with the declared sets and the winning tile (``FIFTH_COPY``);
+        order: declared kinds 0-4 and tiles 0-33 (``BAD_SET``); winning tile
+        -1 to 33 (``BAD_WIN``); seat, round 0-3 and streak 0-1000
+        (``BAD_CONTEXT``); a declared sheung starting on 1-7 of a number suit
+        (``BAD_SET``); 16 tiles before the win, a declared set counting 3
+        (``TILE_COUNT``); at most 4 copies of a kind with the declared sets
+        and the winning tile (``FIFTH_COPY``, naming the lowest such kind);
         Closing only with a concealed hand (``BAD_CONTEXT``); a winning tile
         when ``require_win`` (``BAD_WIN``).
     """
-    total = 0
-    fifth = N_KINDS  # the lowest kind held more than 4 times
-    for t in range(N_KINDS):
-        c = concealed[i, t]
-        total += c
-        if c > 4 and fifth == N_KINDS:
-            fifth = t
+    # The common case, a valid row, as straight-line code: every check worked out without a branch
+    # (rows differ at random, and mispredicted branches cost more than the checks), then the
+    # first failing check found by a call only for a row that fails one.
+    bad = False
     n_declared = 0
     exposed = False
     for k in range(MAX_DECLARED):
-        kind = declared[i, k, 0]
-        t = declared[i, k, 1]
-        if kind < 0 or kind > 4 or t < 0 or t >= N_KINDS:
-            return _BAD_SET | (k << 8) | (_SUB_RANGE << 16)
-        if kind != 0:
-            n_declared += 1
-            exposed |= kind != _CONCEALED_GONG
+        kind = np.int64(declared[i, k, 0])
+        t = np.int64(declared[i, k, 1])
+        bad |= (kind < 0) | (kind > 4) | (t < 0) | (t >= N_KINDS) | ((kind == _SHEUNG) & ((t >= 27) | (t % 9 > 6)))
+        n_declared += kind != 0
+        exposed |= (kind != 0) & (kind != _CONCEALED_GONG)
     w = np.int64(win[i])
-    if w < -1 or w >= N_KINDS:
-        return _BAD_WIN | (_SUB_WIN_RANGE << 16)
-    if seat[i] > 3:
-        return _BAD_CONTEXT | (_SUB_SEAT << 16)
-    if round_wind[i] > 3:
-        return _BAD_CONTEXT | (_SUB_ROUND << 16)
-    if streak[i] < 0 or streak[i] > MAX_STREAK:
-        return _BAD_CONTEXT | (_SUB_STREAK << 16)
-    for k in range(MAX_DECLARED):
-        t = declared[i, k, 1]
-        if declared[i, k, 0] == _SHEUNG and (t >= 27 or t % 9 > 6):
-            return _BAD_SET | (k << 8) | (_SUB_SHEUNG << 16)
-    if total + 3 * n_declared != 16:
-        return _TILE_COUNT
-    # Beyond the concealed counts, only a kind of a declared set or the winning tile can pass 4 copies.
-    for k in range(MAX_DECLARED):
-        kind = declared[i, k, 0]
-        if kind == 0:
-            continue
-        s = np.int64(declared[i, k, 1])
-        for t in range(s, s + (3 if kind == _SHEUNG else 1)):
-            if t < fifth and concealed[i, t] + _copies(declared, i, t) + np.int64(w == t) > 4:
-                fifth = t
-    if w >= 0 and w < fifth and concealed[i, w] + _copies(declared, i, w) + 1 > 4:
-        fifth = w
-    if fifth < N_KINDS:
-        return _FIFTH_COPY | (fifth << 8)
-    if closing[i] and exposed:
-        return _BAD_CONTEXT | (_SUB_CLOSING << 16)
-    if require_win and w < 0:
-        return _BAD_WIN | (_SUB_NO_WIN << 16)
-    return 0
+    bad |= (w < -1) | (w >= N_KINDS) | (seat[i] > 3) | (round_wind[i] > 3) | (streak[i] < 0) | (streak[i] > MAX_STREAK)
+    bad |= (closing[i] & exposed) | (require_win & (w < 0))
+    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    bad |= _over_four(w0) | _over_four(w1) | _over_four(w2) | _over_four(w3) | _over_four(w4)
+    if not bad:
+        total = _byte_sum(w0) + _byte_sum(w1) + _byte_sum(w2) + _byte_sum(w3) + _byte_sum(w4)
+        # Every index is in range now: the copies of the declared sets and of the winning tile, added
+        # to the concealed counts as bytes and looked at eight kinds at a time.
+        d0 = d1 = d2 = d3 = d4 = _ZERO
+        for k in range(MAX_DECLARED):
+            kind = np.int64(declared[i, k, 0])
+            add = np.uint64(0x010101 * np.int64(kind == _SHEUNG) + 3 * np.int64(kind == _PONG)
+                            + 4 * np.int64(kind >= _GONG))
+            d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, np.int64(declared[i, k, 1]), add)
+        d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, max(w, 0), np.uint64(w >= 0))
+        bad = (total + 3 * n_declared != 16) | _over_four(w0 + d0) | _over_four(w1 + d1) | _over_four(w2 + d2) \
+            | _over_four(w3 + d3) | _over_four(w4 + d4)
+    return _fault(concealed, declared, win, seat, round_wind, streak, closing, require_win, i) if bad else 0
 
 
 @jit_batch
 def _faults(concealed, declared, win, seat, round_wind, streak, closing, require_win, error, faults):
     """``faults[i]``: :func:`row_fault` of every row not flagged yet (``error[i] == 0``), else 0."""
-    for i in prange(concealed.shape[0]):
-        faults[i] = 0 if error[i] else row_fault(concealed, declared, win, seat, round_wind, streak, closing,
-                                                 require_win, i)
+    n = concealed.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        for i in range(b * _BLOCK, min(n, (b + 1) * _BLOCK)):
+            faults[i] = 0 if error[i] else row_fault(concealed, declared, win, seat, round_wind, streak, closing,
+                                                     require_win, i)
 
 
 def kernel_columns(batch) -> tuple:
