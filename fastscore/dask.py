@@ -68,13 +68,13 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess (test
 
 import numpy as np
 
-from . import io
-from .batch import HandBatch
+from . import io, jobs
 from ._jit import PARALLEL_MIN_ROWS
+from ._progress import progress_bar
+from .batch import HandBatch
+from .io.readers import _check_chunk_rows, read_row_groups
 from .rules import RuleTable, resolve_rules
-from .score import score_batch
 from .survey import SurveyPart, SurveyPlan, SurveyResult, Tally, plan_survey, survey_range
-from .waits import waits_batch
 
 __all__ = [
     "DEFAULT_PARTITION_ROWS",
@@ -96,8 +96,6 @@ DEFAULT_PARTITION_ROWS = io.DEFAULT_CHUNK_ROWS
 #: Source hands per survey task: 57 tasks over the 118,856,487 hands of the whole space, each a few
 #: seconds of scoring (about 9 scorings per hand with ``win="uniform"``) and under 200 MB of memory.
 DEFAULT_SURVEY_PARTITION = 1 << 21
-
-_PROCESS = {"score": score_batch, "waits": waits_batch}
 
 #: One kernel call at a time per worker process: each call already runs on all
 #: of numba's threads, and a worker with several Dask threads (or a warm-up
@@ -222,7 +220,7 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
     FileNotFoundError
         A file that does not exist.
     """
-    partition_rows = io._check_chunk_rows(partition_rows)
+    partition_rows = _check_chunk_rows(partition_rows)
     parts: list[Partition] = []
     offset = 0
 
@@ -290,17 +288,6 @@ class _PartDone:
     summary: object
 
 
-def _read_partition(part: Partition, require_win: bool) -> HandBatch:
-    """The partition's rows as a validated batch, parsed exactly as :func:`fastscore.io.iter_batches` does."""
-    with io.hand_file(part.path) as (pf, columns, encoded):
-        with io.parquet_read_errors(part.path):
-            table = pf.read_row_groups(list(part.row_groups), columns=columns)
-    batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win,
-                                path=part.path)
-    io._renumber(batch, part.offset)
-    return batch
-
-
 @contextmanager
 def _numba_threads(kernel_threads):
     """Run the block with ``numba.set_num_threads`` (thread-local) set from ``kernel_threads``:
@@ -324,14 +311,24 @@ def _numba_threads(kernel_threads):
         numba.set_num_threads(old)
 
 
+@contextmanager
+def _kernel_call(kernel_threads=None):
+    """One kernel call at a time in this process (:data:`_KERNEL_LOCK`), on ``kernel_threads`` threads."""
+    with _KERNEL_LOCK, _numba_threads(kernel_threads):
+        yield
+
+
 def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, with_input: bool,
                    summarize: Callable | None, kernel_threads=None) -> _PartDone:
-    """Read, process and write one partition (a Dask task); a rerun rewrites the same part."""
-    batch = _read_partition(part, require_win=kind == "score")
-    with _KERNEL_LOCK, _numba_threads(kernel_threads):
-        result = _PROCESS[kind](batch, rules)
+    """Read, process and write one partition (a Dask task) through :func:`fastscore.jobs.run_chunks`;
+    a rerun rewrites the same part."""
+    batch = read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
+                            require_win=kind == "score")
+    results = []
     with io.open_writer(out_path, kind, with_input=with_input) as writer:
-        writer.write(result, 0, batch=batch if with_input else None)
+        jobs.run_chunks(kind, [batch], rules, writer=writer, with_input=with_input, on_result=results.append,
+                        kernel=lambda: _kernel_call(kernel_threads))
+    result = results[0]
     return _PartDone(part.index, len(result), int(np.count_nonzero(result.error)),
                      summarize(result) if summarize is not None else None)
 
@@ -350,7 +347,8 @@ def _warm(rules: RuleTable | None = None) -> float:
     one = HandBatch.from_records([{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}])
     many = one.take(np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp))  # big enough for the parallel kernels
     with tempfile.TemporaryDirectory(prefix="fastscore-warm-") as folder:
-        for kind, process in _PROCESS.items():
+        for kind in jobs.KINDS:
+            process = jobs.processor(kind)
             with _KERNEL_LOCK:
                 process(one, table)
                 result = process(many, table)
@@ -439,10 +437,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     paths = [out / name for name in _part_names(max(len(parts), 1))]
     if client is None:
         client = _default_client()
-    from tqdm import tqdm
-
-    bar = tqdm(total=sum(p.rows for p in parts), unit=" rows", unit_scale=True, disable=not progress,
-               dynamic_ncols=True)
+    bar = progress_bar(sum(p.rows for p in parts), disable=not progress)
     done: list[_PartDone] = []
     start = time.perf_counter()
     try:
@@ -646,11 +641,8 @@ def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, prog
     ranges = [(a, min(a + partition_hands, plan.size)) for a in range(0, plan.size, partition_hands)]
     if client is None:
         client = _default_client()
-    from tqdm import tqdm
-
     total = SurveyPart(compare=Tally() if plan.other is not None else None)
-    bar = tqdm(total=plan.size, unit=" hands", unit_scale=True, disable=not progress, dynamic_ncols=True,
-               desc="survey")
+    bar = progress_bar(plan.size, "survey", disable=not progress, unit="hands")
     try:
         if client is None:
             start = time.perf_counter()
