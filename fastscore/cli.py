@@ -544,35 +544,14 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-def _dashboard_address() -> str:
-    """``":8787"``, Dask's usual dashboard port, when it is free here; else ``":0"`` (any free port)."""
-    import socket
-
-    with socket.socket() as probe:
-        try:
-            probe.bind(("", 8787))
-        except OSError:
-            return ":0"
-    return ":8787"
-
-
 def _dask_client(address: str):
-    """``(client, cluster)`` for ``--dask``: a client of the scheduler at ADDRESS, or of a new
-    LocalCluster for ``local:N`` (``cluster`` None otherwise)."""
-    import distributed
-
+    """``(client, cluster)`` for ``--dask ADDRESS`` (:func:`fastscore.dask.connect`); exit 2 naming the option."""
     from . import dask as fdask
 
-    if address.startswith("local:"):
-        n = address.removeprefix("local:")
-        if not n.isdigit() or int(n) < 1:
-            _fail(f"--dask {address}: expected local:N with N worker processes, e.g. local:4")
-        cluster = fdask.local_cluster(int(n), dashboard_address=_dashboard_address())
-        return distributed.Client(cluster), cluster
     try:
-        return distributed.Client(address, timeout="20s"), None
-    except (OSError, TimeoutError, ValueError) as exc:
-        _fail(f"--dask {address}: cannot reach the Dask scheduler ({exc})")
+        return fdask.connect(address)
+    except ValueError as exc:
+        _fail(f"--dask {address}: {exc}")
 
 
 @contextlib.contextmanager

@@ -80,6 +80,7 @@ __all__ = [
     "DEFAULT_PARTITION_ROWS",
     "DatasetResult",
     "Partition",
+    "connect",
     "kernel_threads_by_host",
     "local_cluster",
     "plan_partitions",
@@ -288,6 +289,12 @@ class _PartDone:
     summary: object
 
 
+def _read_partition(part: Partition, require_win: bool) -> HandBatch:
+    """The partition's rows as a validated batch, parsed exactly as :func:`fastscore.io.iter_batches` does."""
+    return read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
+                           require_win=require_win)
+
+
 @contextmanager
 def _numba_threads(kernel_threads):
     """Run the block with ``numba.set_num_threads`` (thread-local) set from ``kernel_threads``:
@@ -322,8 +329,7 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
                    summarize: Callable | None, kernel_threads=None) -> _PartDone:
     """Read, process and write one partition (a Dask task) through :func:`fastscore.jobs.run_chunks`;
     a rerun rewrites the same part."""
-    batch = read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
-                            require_win=kind == "score")
+    batch = _read_partition(part, require_win=kind == "score")
     results = []
     with io.open_writer(out_path, kind, with_input=with_input) as writer:
         jobs.run_chunks(kind, [batch], rules, writer=writer, with_input=with_input, on_result=results.append,
@@ -419,6 +425,45 @@ def local_cluster(n_workers: int, **kwargs) -> "distributed.LocalCluster":
     options = dict(n_workers=n_workers, threads_per_worker=1, processes=True)
     options.update(kwargs)
     return distributed.LocalCluster(**options)
+
+
+def _dashboard_address() -> str:
+    """``":8787"``, Dask's usual dashboard port, when it is free here; else ``":0"`` (any free port)."""
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("", 8787))
+        except OSError:
+            return ":0"
+    return ":8787"
+
+
+def connect(address: str) -> tuple["distributed.Client", "distributed.LocalCluster | None"]:
+    """A client of the scheduler at ``address`` (``tcp://host:8786``), or of a new :func:`local_cluster`
+    of N worker processes for ``local:N`` (its dashboard on port 8787 when free).
+
+    Returns
+    -------
+    (distributed.Client, distributed.LocalCluster or None)
+        The client, and the cluster made for ``local:N`` (None otherwise); close both.
+
+    Raises
+    ------
+    ValueError
+        ``local:`` not followed by a positive integer, or a scheduler that cannot be reached
+        within 20 s (the message says so).
+    """
+    if address.startswith("local:"):
+        n = address.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError("expected local:N with N worker processes, e.g. local:4")
+        cluster = local_cluster(int(n), dashboard_address=_dashboard_address())
+        return distributed.Client(cluster), cluster
+    try:
+        return distributed.Client(address, timeout="20s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler ({exc})") from None
 
 
 def _default_client():
