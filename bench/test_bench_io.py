@@ -38,7 +38,7 @@ def inputs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench_io")
     batch = winning(N)
     notation = folder / "hands.parquet"
-    pq.write_table(pa.table(io._input_columns(batch)), notation, row_group_size=io.ROW_GROUP_ROWS)
+    pq.write_table(pa.table(io.schemas._input_columns(batch)), notation, row_group_size=io.ROW_GROUP_ROWS)
     encoded = folder / "hands.enc.parquet"
     io.write_encoded(batch, encoded)
     return folder, {"batch_parquet": notation, "batch_encoded": encoded}
@@ -78,7 +78,7 @@ def test_output_writer_alone(benchmark, tmp_path, options, n):
     out = tmp_path / "out.parquet"
 
     def write():
-        sink = io._ParquetSink(out, table.schema, WRITER_OPTIONS[options])
+        sink = io.writer._ParquetSink(out, table.schema, WRITER_OPTIONS[options])
         for start in range(0, n, io.DEFAULT_CHUNK_ROWS):  # chunk by chunk, as the command writes
             sink.write(table.slice(start, io.DEFAULT_CHUNK_ROWS))
         sink.close()

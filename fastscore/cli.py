@@ -27,37 +27,10 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import time
 from pathlib import Path
 from typing import NoReturn
 
 import click
-
-
-def _skip_blas_probe() -> None:
-    """Load numba's array support without its BLAS probe (start-up time, issue target under 1 s).
-
-    Called by :func:`_rule_table`, which every command that scores runs before its first
-    kernel (not by the group callback: ``--help`` would pay numba's import).
-
-    When numba loads its first kernel it imports ``numba.np.arraymath``, which
-    probes for BLAS by importing ``scipy.linalg``: about 0.2 s of the 1 s a
-    one-hand command took.  No fastscore kernel uses BLAS, so the command line
-    imports ``numba.np.arraymath`` up front with that import failing at once;
-    in this process numba's ``np.correlate`` and ``np.convolve`` (which consult
-    the probe) then use its own loops, while ``np.dot`` and the linear algebra
-    functions still import scipy's BLAS when they are compiled.  Nothing is
-    changed when numba's array support or scipy's BLAS is already loaded, and
-    the Python API never calls this.
-    """
-    blas = "scipy.linalg.cython_blas"
-    if "numba.np.arraymath" in sys.modules or blas in sys.modules:
-        return
-    sys.modules[blas] = None  # ``import scipy.linalg.cython_blas`` now raises ImportError at once
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules[blas]
 
 
 class _Commands(click.Group):
@@ -179,22 +152,13 @@ def _print_bad_rows(first: list[str], n_bad: int) -> None:
 
 
 def _rule_table(rules: Path | None):
-    """The rule table of ``--rules`` (exit 2 on a bad file); every command that scores loads it before
-    its first kernel, so it also loads numba's array support (:func:`_skip_blas_probe`)."""
+    """The rule table of ``--rules`` (exit 2 on a bad file)."""
     from .rules import resolve_rules
-
-    _skip_blas_probe()
 
     try:
         return resolve_rules(rules)
     except ValueError as exc:
         _fail(str(exc))
-
-
-def _check_output_folder(output: Path) -> None:
-    """Exit 2 naming the folder when OUTPUT's folder does not exist (before any work or partial file)."""
-    if not output.parent.is_dir():
-        _fail(f"{output}: the folder {output.parent} does not exist")
 
 
 def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
@@ -333,96 +297,57 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
 # --------------------------------------------------------------------------- batches
 
 
-class _ScoreSummary:
-    """Running totals over score chunks."""
+def _print_score_summary(summary, console, top: int = 10) -> None:
+    """The shapes, legal share, mean payout and most frequent rows of a :class:`fastscore.jobs.ScoreSummary`."""
+    import numpy as np
 
-    def __init__(self):
-        import numpy as np
+    from .rules import ROW_IDS, SHAPE_NAMES
 
-        from .rules import ROW_IDS, SHAPE_NAMES
-
-        self.np = np
-        self.row_ids, self.shape_names = ROW_IDS, SHAPE_NAMES
-        self.rows = self.bad = self.legal = self.payout = 0
-        self.shapes = np.zeros(len(SHAPE_NAMES) + 1, dtype=np.int64)  # index 0: no interpretation
-        self.row_hits = np.zeros(len(ROW_IDS), dtype=np.int64)
-        self.first_errors: list[str] = []
-
-    def add(self, result) -> None:
-        np = self.np
-        ok = result.error == 0
-        self.rows += len(result)
-        self.bad += int((~ok).sum())
-        self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
-        self.legal += int(result.legal[ok].sum())
-        self.payout += int(result.payout[ok].sum(dtype=np.int64))
-        self.row_hits += result.row_counts()  # flagged rows score no row
-        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
-            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
-
-    def print(self, console, top: int = 10) -> None:
-        scored = self.rows - self.bad
-        shapes = _count_table("shape", "shapes")
-        for name, count in zip(("no win",) + self.shape_names, self.shapes.tolist()):
-            if count:
-                shapes.add_row(name, f"{count:,}", _share(count, scored))
-        console.print(shapes)
-        console.print(f"legal: {_share(self.legal, scored)} of scored rows ({self.legal:,})")
-        mean = self.payout / scored if scored else 0.0
-        # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
-        mean_legal = self.payout / self.legal if self.legal else 0.0
-        console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
-        order = self.np.argsort(-self.row_hits, kind="stable")[:top]
-        rows = _count_table("row", f"top {top} rows by frequency")
-        for r in order:
-            if self.row_hits[r]:
-                rows.add_row(self.row_ids[r], f"{int(self.row_hits[r]):,}", _share(int(self.row_hits[r]), scored))
-        console.print(rows)
+    scored = summary.rows - summary.bad
+    shapes = _count_table("shape", "shapes")
+    for name, count in zip(("no win",) + SHAPE_NAMES, summary.shapes.tolist()):
+        if count:
+            shapes.add_row(name, f"{count:,}", _share(count, scored))
+    console.print(shapes)
+    console.print(f"legal: {_share(summary.legal, scored)} of scored rows ({summary.legal:,})")
+    mean = summary.payout / scored if scored else 0.0
+    # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
+    mean_legal = summary.payout / summary.legal if summary.legal else 0.0
+    console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
+    order = np.argsort(-summary.row_hits, kind="stable")[:top]
+    rows = _count_table("row", f"top {top} rows by frequency")
+    for r in order:
+        if summary.row_hits[r]:
+            rows.add_row(ROW_IDS[r], f"{int(summary.row_hits[r]):,}", _share(int(summary.row_hits[r]), scored))
+    console.print(rows)
 
 
-class _WaitsSummary:
-    """Running totals over waits chunks."""
+def _print_waits_summary(summary, console, top: int = 10) -> None:
+    """The ready share, waits counts and most waited tiles of a :class:`fastscore.jobs.WaitsSummary`."""
+    import numpy as np
 
-    def __init__(self):
-        import numpy as np
+    from .tiles import TILE_NAMES
 
-        from .tiles import TILE_NAMES
+    scored = summary.rows - summary.bad
+    ready = scored - int(summary.n_waits[0])
+    waits_total = int((summary.n_waits * np.arange(35)).sum())
+    console.print(f"ready: {_share(ready, scored)} of analysed rows ({ready:,}); "
+                  f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
+    counts = _count_table("waits", "hands by number of waits")
+    for k, count in enumerate(summary.n_waits.tolist()):
+        if count:
+            counts.add_row(str(k), f"{count:,}", _share(count, scored))
+    console.print(counts)
+    order = np.argsort(-summary.tile_hits, kind="stable")[:top]
+    tiles = _count_table("tile", f"top {top} waited tiles")
+    for t in order:
+        if summary.tile_hits[t]:
+            tiles.add_row(TILE_NAMES[t], f"{int(summary.tile_hits[t]):,}", _share(int(summary.tile_hits[t]), scored))
+    console.print(tiles)
 
-        self.np = np
-        self.tile_names = TILE_NAMES
-        self.rows = self.bad = 0
-        self.n_waits = np.zeros(35, dtype=np.int64)
-        self.tile_hits = np.zeros(34, dtype=np.int64)
-        self.first_errors: list[str] = []
 
-    def add(self, result) -> None:
-        np = self.np
-        error = np.asarray(result.error)
-        ok = error == 0
-        self.rows += len(error)
-        self.bad += int((~ok).sum())
-        self.n_waits += np.bincount(np.asarray(result.n_waits)[ok].astype(np.int64), minlength=35)[:35]
-        self.tile_hits += np.asarray(result.mask)[ok].sum(axis=0)
-        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
-            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
-
-    def print(self, console, top: int = 10) -> None:
-        scored = self.rows - self.bad
-        ready = scored - int(self.n_waits[0])
-        waits_total = int((self.n_waits * self.np.arange(35)).sum())
-        console.print(f"ready: {_share(ready, scored)} of analysed rows ({ready:,}); "
-                      f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
-        counts = _count_table("waits", "hands by number of waits")
-        for k, count in enumerate(self.n_waits.tolist()):
-            if count:
-                counts.add_row(str(k), f"{count:,}", _share(count, scored))
-        console.print(counts)
-        order = self.np.argsort(-self.tile_hits, kind="stable")[:top]
-        tiles = _count_table("tile", f"top {top} waited tiles")
-        for t in order:
-            if self.tile_hits[t]:
-                tiles.add_row(self.tile_names[t], f"{int(self.tile_hits[t]):,}", _share(int(self.tile_hits[t]), scored))
-        console.print(tiles)
+def _print_summary(kind: str, summary, console) -> None:
+    (_print_score_summary if kind == "score" else _print_waits_summary)(summary, console)
 
 
 def _count_table(first: str, title: str):
@@ -438,35 +363,9 @@ def _share(count: int, total: int) -> str:
     return f"{100 * count / total:.1f}%" if total else "-"
 
 
-def _sample_chunks(kind: str, n: int, seed: int, chunk_rows: int, first: int = 0):
-    """``n`` generated hands (winning for scoring, ready for waits), generated chunk by chunk
-    from hand ``first`` on."""
-    from .sample import sample_ready, sample_winning
-
-    generate = sample_winning if kind == "score" else sample_ready
-    for start in range(first, n, chunk_rows):
-        yield generate(min(chunk_rows, n - start), seed, start=start)
-
-
-def _job(kind: str, input: Path | None, sample: int | None, seed: int, table) -> dict:
-    """What makes a batch job's rows, as the output's parts folder records it (see :mod:`fastscore.io`)."""
-    import hashlib
-
-    import numpy as np
-
-    digest = hashlib.sha256()
-    for array in (table.points, table.tiers, table.replaces, table.order, table.shape_mask, table.minimum,
-                  np.int64(table.chicken_points)):
-        array = np.ascontiguousarray(array)
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    job: dict = {"command": "batch" if kind == "score" else "waits-batch", "rules": f"sha256:{digest.hexdigest()[:16]}"}
-    if input is not None:
-        stat = input.stat()
-        job["input"] = {"path": str(input.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    else:
-        job["sample"] = {"rows": sample, "seed": seed}
-    return job
+def _disable(progress: bool | None) -> bool | None:
+    """``--progress/--no-progress`` as :func:`fastscore._progress.progress_bar`'s ``disable`` (None: stderr a terminal)."""
+    return None if progress is None else not progress
 
 
 def _kept_parts(writer, interrupted: bool) -> bool:
@@ -494,56 +393,26 @@ def _run_batch(
     progress: bool | None,
     resume: bool = False,
 ) -> None:
-    """The shared body of ``batch`` and ``waits-batch``: read, process, write, summarise.
+    """The shared body of ``batch`` and ``waits-batch``: :class:`fastscore.jobs.BatchJob`, its messages and summary.
 
-    With OUTPUT the file is written resumably (:mod:`fastscore.io`, "Resuming"): each chunk to a
+    With OUTPUT the file is written resumably (:mod:`fastscore.io.parts`): each chunk to a
     part file, joined at the end; ``resume`` takes up an interrupted run's parts.
     """
     if (input is None) == (sample is None):
         _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
     if resume and output is None:
         _fail("--resume needs -o OUTPUT, the output of the interrupted run")
-    from . import io
+    from . import jobs
+    from ._progress import progress_bar
 
     table = _rule_table(rules)
-    if kind == "score":
-        from .score import score_batch as process
-
-        warm_record = {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}
-        summary = _ScoreSummary()
-    else:
-        from .waits import waits_batch as process
-
-        warm_record = {"hand": "11m99m77p11s9s EE RR 333p"}
-        summary = _WaitsSummary()
     try:
-        if output is not None:
-            io.file_format(output)
-            _check_output_folder(output)
-        if input is not None:
-            if output is not None and output.resolve() == input.resolve():
-                _fail(f"{output}: the output would replace the input")
-            total = io.count_rows(input)
-        else:
-            total = sample
+        job = jobs.BatchJob(kind, input=input, output=output, sample=sample, seed=seed, table=table,
+                            chunk_rows=chunk_rows, resume=resume)
+        job.open()
     except (ValueError, OSError) as exc:
         _fail(str(exc))
-
-    from .batch import HandBatch
-
-    process(HandBatch.from_records([warm_record], require_win=kind == "score"), table)  # load the kernels first
-    try:
-        writer = None
-        if output is not None:
-            writer = io.open_writer(output, kind, with_input=sample is not None, resume=resume,
-                                    job=_job(kind, input, sample, seed, table))
-        first = writer.rows_written if writer is not None else 0
-        if input is not None:
-            chunks = io.iter_batches(input, require_win=kind == "score", chunk_rows=chunk_rows, start_row=first)
-        else:
-            chunks = _sample_chunks(kind, sample, seed, chunk_rows, first)
-    except (ValueError, OSError) as exc:
-        _fail(str(exc))
+    writer, first = job.writer, job.first
     if writer is not None and writer.removed_parts:
         click.echo(f"removed {writer.parts_path}, the parts of an interrupted run (--resume continues one)", err=True)
     if resume and first:
@@ -551,40 +420,26 @@ def _run_batch(
                    f"the counts below are of this run's rows)", err=True)
     elif resume:
         click.echo(f"nothing to resume for {output}: starting at the first row", err=True)
-    from tqdm import tqdm
-
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = tqdm(total=total, initial=first, unit=" rows", unit_scale=True, disable=not show, file=sys.stderr,
-               dynamic_ncols=True)
-    t0 = time.perf_counter()
     try:
-        with writer if writer is not None else contextlib.nullcontext():
-            for batch in io.read_ahead(chunks):
-                result = process(batch, table)
-                summary.add(result)
-                if writer is not None:
-                    writer.write(result, writer.rows_written, batch=batch if sample is not None else None)
-                bar.update(len(batch))
+        with progress_bar(job.total, disable=_disable(progress), initial=first) as bar:
+            job.run(progress=bar)
     except (ValueError, OSError) as exc:
-        bar.close()
         _kept_parts(writer, interrupted=False)
         _fail(str(exc))
     except KeyboardInterrupt:
-        bar.close()
         if not _kept_parts(writer, interrupted=True):
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(130) from None
-    bar.close()
-    elapsed = time.perf_counter() - t0
 
+    summary = job.summary
     console = _console()
     _print_bad_rows(summary.first_errors, summary.bad)
-    rate = summary.rows / elapsed if elapsed > 0 else 0.0
-    console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {elapsed:.2f} s  "
+    rate = summary.rows / job.seconds if job.seconds > 0 else 0.0
+    console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {job.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
     if output is not None:
         console.print(f"wrote {output}")
-    summary.print(console)
+    _print_summary(kind, summary, console)
 
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
@@ -667,30 +522,13 @@ def encode(
     A bad record is kept as a flagged row with its message, so that the results
     are those of INPUT.  --sample writes random winning hands, or with --waits ready ones.
     """
-    from . import io
+    from .jobs import encode_hands
 
     if (input is None) == (sample is None):
         _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
     seed = _seed(sample, seed)
     try:
-        if io.file_format(output) != "parquet":
-            _fail(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
-        _check_output_folder(output)
-        if input is not None and output.resolve() == input.resolve():
-            _fail(f"{output}: the output would replace the input")
-        bad = 0
-        if input is not None:
-            chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
-        else:
-            chunks = _sample_chunks("waits" if waits else "score", sample, seed, chunk_rows)
-
-        def counted():
-            nonlocal bad
-            for batch in chunks:
-                bad += int((batch.error != 0).sum())
-                yield batch
-
-        rows = io.write_encoded(counted(), output)
+        rows, bad = encode_hands(output, input=input, sample=sample, seed=seed, waits=waits, chunk_rows=chunk_rows)
     except (ValueError, OSError) as exc:
         _fail(str(exc))
     click.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")
@@ -706,51 +544,14 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-def _dask_summary(kind: str, result) -> dict:
-    """Run on a worker: the summary of one partition's result, as picklable attributes."""
-    summary = _ScoreSummary() if kind == "score" else _WaitsSummary()
-    summary.add(result)
-    return {name: value for name, value in vars(summary).items() if name != "np"}
-
-
-def _merge_summary(summary, part: dict) -> None:
-    """Add one partition's :func:`_dask_summary` into ``summary`` (partitions taken in input order)."""
-    for name, value in part.items():
-        if name == "first_errors":
-            summary.first_errors.extend(value[: 5 - len(summary.first_errors)])
-        elif isinstance(value, (int, float, summary.np.ndarray)) and not isinstance(value, bool):
-            setattr(summary, name, getattr(summary, name) + value)
-
-
-def _dashboard_address() -> str:
-    """``":8787"``, Dask's usual dashboard port, when it is free here; else ``":0"`` (any free port)."""
-    import socket
-
-    with socket.socket() as probe:
-        try:
-            probe.bind(("", 8787))
-        except OSError:
-            return ":0"
-    return ":8787"
-
-
 def _dask_client(address: str):
-    """``(client, cluster)`` for ``--dask``: a client of the scheduler at ADDRESS, or of a new
-    LocalCluster for ``local:N`` (``cluster`` None otherwise)."""
-    import distributed
-
+    """``(client, cluster)`` for ``--dask ADDRESS`` (:func:`fastscore.dask.connect`); exit 2 naming the option."""
     from . import dask as fdask
 
-    if address.startswith("local:"):
-        n = address.removeprefix("local:")
-        if not n.isdigit() or int(n) < 1:
-            _fail(f"--dask {address}: expected local:N with N worker processes, e.g. local:4")
-        cluster = fdask.local_cluster(int(n), dashboard_address=_dashboard_address())
-        return distributed.Client(cluster), cluster
     try:
-        return distributed.Client(address, timeout="20s"), None
-    except (OSError, TimeoutError, ValueError) as exc:
-        _fail(f"--dask {address}: cannot reach the Dask scheduler ({exc})")
+        return fdask.connect(address)
+    except ValueError as exc:
+        _fail(f"--dask {address}: {exc}")
 
 
 @contextlib.contextmanager
@@ -776,6 +577,8 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         _fail("--dask needs -o FOLDER, where the workers write the result dataset")
     import functools
 
+    from . import jobs
+
     table = _rule_table(rules)
     try:
         from . import dask as fdask
@@ -786,16 +589,16 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     import distributed
 
     with _dask_session(address) as client:
-        summary = _ScoreSummary() if kind == "score" else _WaitsSummary()
+        summary = jobs.new_summary(kind)
         job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
         show = progress if progress is not None else sys.stderr.isatty()
         try:
             done = job(input, output, client=client, rules=table, partition_rows=chunk_rows,
-                       summarize=functools.partial(_dask_summary, kind), progress=show)
+                       summarize=functools.partial(jobs.partition_summary, kind), progress=show)
         except (ValueError, OSError, distributed.KilledWorker) as exc:
             _fail(str(exc))
     for part in done.summaries:
-        _merge_summary(summary, part)
+        summary.merge(part)
 
     console = _console()
     _print_bad_rows(summary.first_errors, done.bad_rows)
@@ -803,7 +606,7 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
     console.print(f"wrote {output} ({len(done.paths)} parts)")
-    summary.print(console)
+    _print_summary(kind, summary, console)
 
 
 # --------------------------------------------------------------------------- surveys

@@ -35,7 +35,7 @@ worker (:func:`warm_workers`).  A worker process runs one kernel call at a time,
 on numba's thread pool; by default each task uses its machine's cores divided
 by the worker processes on that machine (``kernel_threads``), so that one
 process per machine or one per core both use every core once.  The hand
-records are parsed by the compiled parser (:mod:`fastscore.fastparse`), or
+records are parsed by the compiled parser (:mod:`fastscore.arrow`), or
 taken as they are from files of encoded hands (:func:`fastscore.io.write_encoded`), and
 the kernels of one process run one at a time: give workers one Dask thread
 each (``--nthreads 1``).
@@ -68,18 +68,19 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess (test
 
 import numpy as np
 
-from . import io
-from .batch import HandBatch
+from . import io, jobs
 from ._jit import PARALLEL_MIN_ROWS
+from ._progress import progress_bar
+from .batch import HandBatch
+from .io.readers import _check_chunk_rows, read_row_groups
 from .rules import RuleTable, resolve_rules
-from .score import score_batch
 from .survey import SurveyPart, SurveyPlan, SurveyResult, Tally, plan_survey, survey_range
-from .waits import waits_batch
 
 __all__ = [
     "DEFAULT_PARTITION_ROWS",
     "DatasetResult",
     "Partition",
+    "connect",
     "kernel_threads_by_host",
     "local_cluster",
     "plan_partitions",
@@ -96,8 +97,6 @@ DEFAULT_PARTITION_ROWS = io.DEFAULT_CHUNK_ROWS
 #: Source hands per survey task: 57 tasks over the 118,856,487 hands of the whole space, each a few
 #: seconds of scoring (about 9 scorings per hand with ``win="uniform"``) and under 200 MB of memory.
 DEFAULT_SURVEY_PARTITION = 1 << 21
-
-_PROCESS = {"score": score_batch, "waits": waits_batch}
 
 #: One kernel call at a time per worker process: each call already runs on all
 #: of numba's threads, and a worker with several Dask threads (or a warm-up
@@ -222,7 +221,7 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
     FileNotFoundError
         A file that does not exist.
     """
-    partition_rows = io._check_chunk_rows(partition_rows)
+    partition_rows = _check_chunk_rows(partition_rows)
     parts: list[Partition] = []
     offset = 0
 
@@ -292,13 +291,8 @@ class _PartDone:
 
 def _read_partition(part: Partition, require_win: bool) -> HandBatch:
     """The partition's rows as a validated batch, parsed exactly as :func:`fastscore.io.iter_batches` does."""
-    with io.hand_file(part.path) as (pf, columns, encoded):
-        with io.parquet_read_errors(part.path):
-            table = pf.read_row_groups(list(part.row_groups), columns=columns)
-    batch = io.batch_from_table(table.slice(part.skip, part.rows), encoded=encoded, require_win=require_win,
-                                path=part.path)
-    io._renumber(batch, part.offset)
-    return batch
+    return read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
+                           require_win=require_win)
 
 
 @contextmanager
@@ -324,14 +318,23 @@ def _numba_threads(kernel_threads):
         numba.set_num_threads(old)
 
 
+@contextmanager
+def _kernel_call(kernel_threads=None):
+    """One kernel call at a time in this process (:data:`_KERNEL_LOCK`), on ``kernel_threads`` threads."""
+    with _KERNEL_LOCK, _numba_threads(kernel_threads):
+        yield
+
+
 def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, with_input: bool,
                    summarize: Callable | None, kernel_threads=None) -> _PartDone:
-    """Read, process and write one partition (a Dask task); a rerun rewrites the same part."""
+    """Read, process and write one partition (a Dask task) through :func:`fastscore.jobs.run_chunks`;
+    a rerun rewrites the same part."""
     batch = _read_partition(part, require_win=kind == "score")
-    with _KERNEL_LOCK, _numba_threads(kernel_threads):
-        result = _PROCESS[kind](batch, rules)
+    results = []
     with io.open_writer(out_path, kind, with_input=with_input) as writer:
-        writer.write(result, 0, batch=batch if with_input else None)
+        jobs.run_chunks(kind, [batch], rules, writer=writer, with_input=with_input, on_result=results.append,
+                        kernel=lambda: _kernel_call(kernel_threads))
+    result = results[0]
     return _PartDone(part.index, len(result), int(np.count_nonzero(result.error)),
                      summarize(result) if summarize is not None else None)
 
@@ -350,7 +353,8 @@ def _warm(rules: RuleTable | None = None) -> float:
     one = HandBatch.from_records([{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}])
     many = one.take(np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp))  # big enough for the parallel kernels
     with tempfile.TemporaryDirectory(prefix="fastscore-warm-") as folder:
-        for kind, process in _PROCESS.items():
+        for kind in jobs.KINDS:
+            process = jobs.processor(kind)
             with _KERNEL_LOCK:
                 process(one, table)
                 result = process(many, table)
@@ -423,6 +427,45 @@ def local_cluster(n_workers: int, **kwargs) -> "distributed.LocalCluster":
     return distributed.LocalCluster(**options)
 
 
+def _dashboard_address() -> str:
+    """``":8787"``, Dask's usual dashboard port, when it is free here; else ``":0"`` (any free port)."""
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("", 8787))
+        except OSError:
+            return ":0"
+    return ":8787"
+
+
+def connect(address: str) -> tuple["distributed.Client", "distributed.LocalCluster | None"]:
+    """A client of the scheduler at ``address`` (``tcp://host:8786``), or of a new :func:`local_cluster`
+    of N worker processes for ``local:N`` (its dashboard on port 8787 when free).
+
+    Returns
+    -------
+    (distributed.Client, distributed.LocalCluster or None)
+        The client, and the cluster made for ``local:N`` (None otherwise); close both.
+
+    Raises
+    ------
+    ValueError
+        ``local:`` not followed by a positive integer, or a scheduler that cannot be reached
+        within 20 s (the message says so).
+    """
+    if address.startswith("local:"):
+        n = address.removeprefix("local:")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError("expected local:N with N worker processes, e.g. local:4")
+        cluster = local_cluster(int(n), dashboard_address=_dashboard_address())
+        return distributed.Client(cluster), cluster
+    try:
+        return distributed.Client(address, timeout="20s"), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler ({exc})") from None
+
+
 def _default_client():
     try:
         return distributed.default_client()
@@ -439,10 +482,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     paths = [out / name for name in _part_names(max(len(parts), 1))]
     if client is None:
         client = _default_client()
-    from tqdm import tqdm
-
-    bar = tqdm(total=sum(p.rows for p in parts), unit=" rows", unit_scale=True, disable=not progress,
-               dynamic_ncols=True)
+    bar = progress_bar(sum(p.rows for p in parts), disable=not progress)
     done: list[_PartDone] = []
     start = time.perf_counter()
     try:
@@ -646,10 +686,9 @@ def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, prog
     ranges = [(a, min(a + partition_hands, plan.size)) for a in range(0, plan.size, partition_hands)]
     if client is None:
         client = _default_client()
-    from ._progress import progress_bar
-
     total = SurveyPart(compare=Tally() if plan.other is not None else None)
-    with progress_bar(plan.size, "survey", disable=not progress) as bar:
+    bar = progress_bar(plan.size, "survey", disable=not progress, unit="hands")
+    try:
         if client is None:
             start = time.perf_counter()
             for a, b in ranges:
@@ -675,4 +714,6 @@ def survey(*, client=None, partition_hands: int = DEFAULT_SURVEY_PARTITION, prog
             except BaseException:
                 client.cancel(list(futures))
                 raise
+    finally:
+        bar.close()
     return plan.result(total, time.perf_counter() - start)

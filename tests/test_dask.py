@@ -440,7 +440,7 @@ def test_cli_batch_on_an_existing_scheduler(data, client, tmp_path):
 def test_cli_waits_batch_on_a_local_cluster(data, tmp_path, monkeypatch):
     # Any free port, not 8787: a test run beside another could take 8787 between the CLI's
     # check and the scheduler's bind, and distributed then warns (and leaks a socket).
-    monkeypatch.setattr("fastscore.cli._dashboard_address", lambda: ":0")
+    monkeypatch.setattr("fastscore.dask._dashboard_address", lambda: ":0")
     result = CliRunner().invoke(app, ["waits-batch", str(data["waits_in"]), "-o", str(tmp_path / "out"),
                                       "--dask", "local:1", "--chunk-rows", "40000"])
     assert result.exit_code == 0, result.output

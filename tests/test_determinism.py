@@ -104,7 +104,7 @@ def test_outputs_hold_every_row(outputs):
 
 @pytest.mark.parametrize("kind", ["score", "waits"])
 def test_parquet_row_groups_do_not_follow_chunks(tmp_path, monkeypatch, kind):
-    monkeypatch.setattr(io, "ROW_GROUP_ROWS", 1_000)
+    monkeypatch.setattr(io.writer, "ROW_GROUP_ROWS", 1_000)  # read by the Parquet sink
     batch = fastscore.HandBatch.from_records(records(4_321, 3, bad=(7,)), require_win=kind == "score")
     process = fastscore.score_batch if kind == "score" else waits_batch
     written = []

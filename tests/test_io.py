@@ -229,7 +229,7 @@ def test_a_csv_line_the_csv_module_refuses_stops_the_file(tmp_path, monkeypatch)
     """Where the next record starts is unknown after such a line: the file stops, naming the line."""
     import csv
 
-    monkeypatch.setattr("fastscore.io._CSV_FIELD_LIMIT", 1_000)
+    monkeypatch.setattr("fastscore.io.readers._CSV_FIELD_LIMIT", 1_000)
     limit = csv.field_size_limit(1_000)  # what a smaller limit left by someone else would do
     try:
         path = tmp_path / "hands.csv"
@@ -418,7 +418,7 @@ def test_error_of_the_writing_thread_is_raised_and_cleans_up(tmp_path, monkeypat
         raise OSError("disk full")
 
     path = tmp_path / "out.parquet"
-    monkeypatch.setattr(io._ParquetSink, "write", broken)
+    monkeypatch.setattr(io.writer._ParquetSink, "write", broken)
     with pytest.raises(OSError, match="disk full"):
         with open_writer(path, job=job) as out:
             for start in range(3):
@@ -577,13 +577,13 @@ def test_an_interrupted_wait_leaves_the_chunk_for_abort(tmp_path, monkeypatch):
     from fastscore import io
 
     release = threading.Event()
-    real_write = io._ParquetSink.write
+    real_write = io.writer._ParquetSink.write
 
     def slow_write(self, table):
         assert release.wait(30)
         real_write(self, table)
 
-    monkeypatch.setattr(io._ParquetSink, "write", slow_write)
+    monkeypatch.setattr(io.writer._ParquetSink, "write", slow_write)
     path = tmp_path / "out.parquet"
     writer = open_writer(path, "score", job={"test": 1})
     writer.write(expected_result(), 0)

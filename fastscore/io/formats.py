@@ -1,0 +1,92 @@
+"""File formats of hand records and results: which format a file is, and opening Parquet input.
+
+Inputs and outputs are chosen by file extension:
+
+==================  ==========================================================
+extension           format
+==================  ==========================================================
+``.jsonl``          JSON lines, one record (object) per line
+``.json``           JSON lines too; or one JSON array of records (read whole)
+``.csv``            comma-separated, one header line
+``.parquet``        Apache Parquet (``.pq`` also accepted)
+==================  ==========================================================
+
+pyarrow is imported only when a Parquet file is read or written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+__all__ = ["count_rows", "file_format", "is_empty", "parquet_file", "parquet_read_errors"]
+
+_FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+
+
+def file_format(path: str | os.PathLike) -> str:
+    """``"jsonl"``, ``"csv"`` or ``"parquet"``, from the file extension.
+
+    Raises
+    ------
+    ValueError
+        For any other extension, listing the supported ones.
+    """
+    suffix = Path(path).suffix.lower()
+    try:
+        return _FORMATS[suffix]
+    except KeyError:
+        raise ValueError(
+            f"{path}: unknown file type {suffix or '(no extension)'!r}; use one of {', '.join(_FORMATS)}"
+        ) from None
+
+
+def is_empty(path: str | os.PathLike) -> bool:
+    """True for an input file of 0 bytes: any format reads it as no rows."""
+    return os.path.getsize(path) == 0
+
+
+@contextlib.contextmanager
+def parquet_read_errors(path: str | os.PathLike):
+    """Raise a read error of the Parquet file ``path`` (damaged pages, say) as a ValueError that names it."""
+    import pyarrow as pa
+
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except (OSError, pa.ArrowException) as exc:
+        raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
+
+
+def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None, metadata=None):
+    """``pyarrow.parquet.ParquetFile(path, read_dictionary=..., metadata=...)`` of an input file
+    (``metadata``: the file's footer read already, not read again).
+
+    Raises
+    ------
+    ValueError
+        The file is not Parquet (or is damaged); the message names it.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata)
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer
+        raise ValueError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
+def count_rows(path: str | os.PathLike) -> int | None:
+    """Rows in an input file when known without reading it (Parquet metadata, or an empty file), else None."""
+    kind = file_format(path)
+    if is_empty(path):
+        return 0
+    if kind != "parquet":
+        return None
+    with parquet_file(path) as pf:
+        return pf.metadata.num_rows
+

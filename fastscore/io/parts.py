@@ -1,0 +1,284 @@
+"""Resumable writing: the hidden parts folder of a result file, its ``job.json``, and resuming.
+
+Used by :class:`fastscore.io.ResultWriter` opened with a ``job``
+(``open_writer(..., job=...)``, the ``--resume`` of the ``batch`` commands;
+every format).  An interrupted run (an exception, Ctrl-C, a killed process)
+must be able to keep its finished chunks, yet a Parquet file cut off before
+its footer cannot be read at all.  So each chunk goes to its own small file
+in a hidden folder beside the output::
+
+    .out.parquet.parts/
+        job.json                                what makes the rows (below)
+        part-000000000000-000000065536.parquet  rows [0, 65536) of the output
+        part-000000065536-000000131072.parquet  rows [65536, 131072)
+        .part-000000131072-000000196608.parquet.partial  (being written)
+
+A part is written under a ``.partial`` name and renamed when complete, so a
+part under its own name is always whole.  Each chunk also goes on to
+``.out.parquet.partial``, as without parts (Parquet: in row groups of
+:data:`fastscore.io.ROW_GROUP_ROWS`); a resumed run first copies the kept parts, in row
+order, into a new ``.out.parquet.partial``.  When the last chunk is written
+that file is renamed to ``out.parquet`` and the folder is removed.  The
+output name therefore appears only when the file is complete, and its bytes
+are those of an uninterrupted run.  A Parquet score part holds the 45
+row-point columns packed into one ``fixed_size_binary(90)`` column
+``row_points`` (int16 little-endian, :data:`fastscore.ROW_IDS` order):
+encoding 45 columns costs as much as the output's own encoding, and parts
+are read back only when resuming.  ``job.json`` records the output's kind, format and
+columns and the caller's ``job`` (the CLI: the input's resolved path, size
+and modification time, or the ``--sample`` size and seed; the rule table's
+content hash; not the chunk size; :func:`fastscore.jobs.job_description`).
+On resuming, a ``job.json`` that differs
+is an error naming the differences; otherwise the parts that run from row 0 without a gap and
+read back whole (Parquet footer and row count; line count) are kept, anything
+else in the folder is deleted, and the caller reads its input from row
+:attr:`ResultWriter.rows_written` (``iter_batches(..., start_row=...)``:
+whole Parquet row groups are skipped unread).  Parts are named by rows, not
+chunk numbers, so a resumed run may use another chunk size.  An interrupted
+writer keeps its folder only when it holds a part; a run without
+``resume`` removes an old folder first (:attr:`ResultWriter.removed_parts`).
+Parts are renamed, not ``fsync``-ed: a killed process
+loses nothing, a machine that loses power may lose the last parts (they
+are then redone).  Tests: ``tests/test_resume.py`` (SIGKILL, Ctrl-C,
+damaged parts, every format) and ``tests/test_determinism.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ..rules import ROW_IDS
+from .schemas import _parquet_options, _row_columns
+
+__all__ = ["PartsFolder"]
+
+_JOB_FILE = "job.json"  # a parts folder's description of its job
+_PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
+_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.(?:parquet|jsonl|csv)")  # rows [first, stop) of the output
+_PART_SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "csv": ".csv"}
+_PACKED = "row_points"  # the packed row-point column of a Parquet score part
+
+
+def _same_columns(a, b) -> bool:
+    """The two pyarrow schemas have the same column names and types, in order.  Whether a column may
+    be null is not compared: parts written before the output declared its always-valued columns not
+    null (fastscore 0.1, stop 12) hold no nulls there, and read back with the new schema."""
+    return [(f.name, f.type) for f in a] == [(f.name, f.type) for f in b]
+
+
+def _packed_schema(schema, with_input: bool):
+    """The schema of a Parquet score part: ``schema`` with its row-point columns packed into one."""
+    import pyarrow as pa
+
+    rows = set(_row_columns(with_input))
+    return pa.schema([f for f in schema if f.name not in rows] + [pa.field(_PACKED, pa.binary(2 * len(ROW_IDS)))])
+
+
+def _packed(table, result, with_input: bool):
+    """A score chunk as its part holds it: the row-point columns as one column of
+    ``fixed_size_binary(90)``, the row's 45 int16 points (little-endian, :data:`ROW_IDS` order),
+    taken from ``result.row_points`` without a copy.  Encoding 45 Parquet columns costs as
+    much as the final file; a part is read back only by a resumed run."""
+    import pyarrow as pa
+
+    points = np.ascontiguousarray(result.row_points, dtype="<i2")
+    packed = pa.FixedSizeBinaryArray.from_buffers(pa.binary(2 * len(ROW_IDS)), len(points),
+                                                  [None, pa.py_buffer(points)])
+    return table.drop_columns(list(_row_columns(with_input))).append_column(_PACKED, packed)
+
+
+def _unpacked(table, schema, with_input: bool):
+    """A part read back (:func:`_packed`) as the output's columns (``schema``)."""
+    import pyarrow as pa
+
+    n = table.num_rows
+    column = table.column(_PACKED).combine_chunks()
+    width = 2 * len(ROW_IDS)
+    data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * width:(column.offset + n) * width]
+    points = data.view("<i2").reshape(n, len(ROW_IDS))
+    columns = {name: points[:, r] for r, name in enumerate(_row_columns(with_input))}
+    arrays = [pa.array(np.ascontiguousarray(columns[f.name]), f.type) if f.name in columns else table.column(f.name)
+              for f in schema]
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+class PartsFolder:
+    """The parts folder ``.<name>.parts`` of the output ``path`` (module docstring).
+
+    Parameters
+    ----------
+    path : Path
+        The output file.
+    format : str
+        ``"jsonl"``, ``"csv"`` or ``"parquet"``.
+    kind : str
+        ``"score"`` or ``"waits"``.
+    schema : pyarrow.Schema or None
+        The output's Parquet schema (None for the other formats).
+    with_input : bool
+        Whether the output holds the input columns.
+
+    Attributes
+    ----------
+    path : Path
+        The folder.
+    parts : list of (int, int, Path)
+        Completed parts, in row order: first row, stop row, file.
+    removed : bool
+        An interrupted run's folder was found and removed (:meth:`open` without ``resume``).
+    temp : Path or None
+        The part being written.
+    """
+
+    def __init__(self, path: Path, format: str, kind: str, schema, with_input: bool):
+        self.output = path
+        self.path = path.with_name(f".{path.name}.parts")
+        self.format = format
+        self.schema = schema
+        self.with_input = with_input
+        # Parquet score parts hold the row points as one packed column (see _packed).
+        self.packed = schema is not None and kind == "score"
+        self.part_schema = _packed_schema(schema, with_input) if self.packed else schema
+        self.parts: list[tuple[int, int, Path]] = []
+        self.temp: Path | None = None
+        self.removed = False
+
+    @property
+    def kept_rows(self) -> int:
+        """Rows held by the completed parts: what a resumed run keeps."""
+        return self.parts[-1][1] if self.parts else 0
+
+    def part_data(self, data, result):
+        """The chunk ``data`` (as the output holds it) as its part holds it."""
+        return _packed(data, result, self.with_input) if self.packed else data
+
+    def open(self, manifest: dict, resume: bool, partial_path: Path) -> None:
+        """Create the folder with its ``job.json`` (``manifest``: the output's kind, format and columns and
+        the caller's job), or (``resume``) take up an interrupted run's; ``partial_path`` is the
+        output's partial file, removed first."""
+        manifest = {"fastscore_parts": _PARTS_VERSION, **manifest}
+        try:
+            text = json.dumps(manifest, indent=1, sort_keys=True)
+        except TypeError as exc:
+            raise ValueError(f"{self.output}: the job description must be JSON data ({exc})") from None
+        folder = self.path
+        try:
+            os.unlink(partial_path)  # left by a run killed while joining its parts
+        except FileNotFoundError:
+            pass
+        if folder.is_dir() and not (folder / _JOB_FILE).is_file():
+            shutil.rmtree(folder)  # killed before its job.json was written: holds no parts
+        elif folder.is_dir() and not resume:
+            shutil.rmtree(folder)
+            self.removed = True
+        if folder.is_dir():
+            self._check_manifest(json.loads(text))
+            self.parts = self._scan_parts()
+            return
+        folder.mkdir()
+        temp = folder / f".{_JOB_FILE}.partial"
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, folder / _JOB_FILE)
+
+    def _check_manifest(self, manifest: dict) -> None:
+        where = self.path / _JOB_FILE
+        try:
+            old = json.loads(where.read_text(encoding="utf-8"))
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{where}: cannot read the interrupted run's description ({exc}); "
+                             f"run again without --resume to start over") from None
+        old, new = _flatten(old), _flatten(manifest)
+        changed = [f"{key} was {old.get(key, '(absent)')}, now {new.get(key, '(absent)')}"
+                   for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+        if changed:
+            raise ValueError(f"{self.output}: cannot resume: this job differs from the interrupted run in "
+                             f"{self.path.name} ({'; '.join(changed)}); run again without --resume "
+                             f"to start over")
+
+    def _scan_parts(self) -> list[tuple[int, int, Path]]:
+        """The interrupted run's complete parts from row 0 on, without gaps; removes anything else."""
+        suffix = _PART_SUFFIX[self.format]
+        found, stray = [], []
+        for p in self.path.iterdir():
+            match = _PART_NAME.fullmatch(p.name)
+            if match and p.suffix == suffix:
+                found.append((int(match[1]), int(match[2]), p))
+            elif p.name != _JOB_FILE:
+                stray.append(p)  # a part being written when the run stopped
+        parts, row = [], 0
+        for first, stop, p in sorted(found):
+            if first == row and stop > first and self._part_is_complete(p, stop - first):
+                parts.append((first, stop, p))
+                row = stop
+            else:
+                stray.append(p)
+        for p in stray:
+            if p.is_dir():
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+        return parts
+
+    def _part_is_complete(self, path: Path, rows: int) -> bool:
+        """The part reads back with ``rows`` rows (and, for Parquet, the output's schema)."""
+        try:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                meta = pq.read_metadata(path)
+                return meta.num_rows == rows and _same_columns(meta.schema.to_arrow_schema(), self.part_schema)
+            if self.format == "jsonl":
+                return path.read_bytes().count(b"\n") == rows  # one line per row (JSON escapes newlines)
+            with open(path, encoding="utf-8", newline="") as f:
+                return sum(1 for _ in csv.reader(f)) == rows
+        except Exception:  # noqa: BLE001 - any unreadable part is redone
+            return False
+
+    def write(self, data, first: int, n: int) -> None:
+        """Write rows ``[first, first + n)`` (``data``: :meth:`part_data`) as a part, atomically."""
+        stop = first + n
+        path = self.path / f"part-{first:012d}-{stop:012d}{_PART_SUFFIX[self.format]}"
+        self.temp = path.with_name(f".{path.name}.partial")
+        if self.format == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(data, self.temp, **_parquet_options(self.part_schema, part=True))
+        else:
+            self.temp.write_bytes(data)
+        os.replace(self.temp, path)
+        self.temp = None
+        self.parts.append((first, stop, path))
+
+    def copy_to(self, sink) -> None:
+        """Write the kept parts, in row order, to ``sink`` (the output's: a Parquet sink or a binary file)."""
+        for _, _, path in self.parts:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                table = pq.read_table(path, schema=self.part_schema)
+                sink.write(_unpacked(table, self.schema, self.with_input) if self.packed else table)
+            else:
+                with open(path, "rb") as f:
+                    shutil.copyfileobj(f, sink)
+
+
+def _flatten(data: Mapping, prefix: str = "") -> dict:
+    """``{"job": {"input": {"size": 3}}}`` -> ``{"input.size": 3}`` (the top ``job.`` dropped)."""
+    flat = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}" if prefix or key != "job" else ""
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{name}." if name else ""))
+        else:
+            flat[name] = value
+    return flat

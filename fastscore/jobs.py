@@ -1,0 +1,381 @@
+"""Chunked jobs: read (or generate) hands, score them or find their waits, write the results, resume.
+
+The one pipeline behind ``fastscore batch``, ``waits-batch`` and ``encode``
+(:class:`BatchJob`, :func:`encode_hands`) and behind each Dask partition task
+(:func:`run_chunks`, called by :mod:`fastscore.dask`)::
+
+    chunks (iter_batches / sample_chunks)  ->  score_batch / waits_batch  ->  ResultWriter  ->  summary
+
+A job with an output writes it resumably (:mod:`fastscore.io.parts`): what
+makes its rows is recorded by :func:`job_description`, and a resumed run
+reads its input from the first row its kept parts do not hold.  The
+summaries (:class:`ScoreSummary`, :class:`WaitsSummary`) add up counts chunk
+by chunk, or partition by partition on a cluster (:func:`partition_summary`,
+:meth:`ScoreSummary.merge`); printing them is the command line's.
+
+Errors are raised, never printed: ValueError (and OSError) with the message
+the command line prints after ``error:``.  Nothing here imports click or rich.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from . import io
+from .batch import HandBatch
+from .rules import ROW_IDS, SHAPE_NAMES, RuleTable
+
+__all__ = [
+    "KINDS",
+    "BatchJob",
+    "ScoreSummary",
+    "WaitsSummary",
+    "check_output_folder",
+    "encode_hands",
+    "job_description",
+    "new_summary",
+    "partition_summary",
+    "processor",
+    "run_chunks",
+    "sample_chunks",
+    "warm",
+]
+
+#: The kinds of job: ``"score"`` (:func:`fastscore.score_batch`) and ``"waits"`` (:func:`fastscore.waits_batch`).
+KINDS = ("score", "waits")
+
+#: One hand per kind, processed before a job's first chunk so that loading the kernels is not timed.
+_WARM_RECORD = {"score": {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"},
+                "waits": {"hand": "11m99m77p11s9s EE RR 333p"}}
+
+
+def processor(kind: str) -> Callable:
+    """:func:`fastscore.score_batch` for ``"score"``, :func:`fastscore.waits_batch` for ``"waits"``.
+
+    Raises
+    ------
+    ValueError
+        Another ``kind``.
+    """
+    if kind == "score":
+        from .score import score_batch
+
+        return score_batch
+    if kind == "waits":
+        from .waits import waits_batch
+
+        return waits_batch
+    raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
+
+
+def warm(kind: str, table: RuleTable) -> None:
+    """Load (or compile) the kernels of ``kind`` by processing one hand."""
+    processor(kind)(HandBatch.from_records([_WARM_RECORD[kind]], require_win=kind == "score"), table)
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+class _Summary:
+    """What the summaries share: adding up the summaries of partitions."""
+
+    first_errors: list[str]
+
+    def merge(self, part: dict) -> None:
+        """Add one partition's :func:`partition_summary` (partitions taken in input order)."""
+        for name, value in part.items():
+            if name == "first_errors":
+                self.first_errors.extend(value[: 5 - len(self.first_errors)])
+            elif isinstance(value, (int, float, np.ndarray)) and not isinstance(value, bool):
+                setattr(self, name, getattr(self, name) + value)
+
+
+class ScoreSummary(_Summary):
+    """Running totals over score chunks (:class:`~fastscore.BatchResult`).
+
+    Attributes
+    ----------
+    rows, bad : int
+        Rows, and rows flagged as bad input.
+    shapes : ndarray, shape (len(SHAPE_NAMES) + 1,), int64
+        Scored rows per shape; index 0: no interpretation (not a win).
+    legal, payout : int
+        Legal hands; the sum of the payouts (points) of the scored rows.
+    row_hits : ndarray, shape (len(ROW_IDS),), int64
+        Scored rows that score each row id.
+    first_errors : list of str
+        The messages of the first five bad rows.
+    """
+
+    def __init__(self):
+        self.rows = self.bad = self.legal = self.payout = 0
+        self.shapes = np.zeros(len(SHAPE_NAMES) + 1, dtype=np.int64)  # index 0: no interpretation
+        self.row_hits = np.zeros(len(ROW_IDS), dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        """Add one chunk's result."""
+        ok = result.error == 0
+        self.rows += len(result)
+        self.bad += int((~ok).sum())
+        self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
+        self.legal += int(result.legal[ok].sum())
+        self.payout += int(result.payout[ok].sum(dtype=np.int64))
+        self.row_hits += result.row_counts()  # flagged rows score no row
+        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
+            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
+
+
+class WaitsSummary(_Summary):
+    """Running totals over waits chunks (:class:`~fastscore.WaitsResult`).
+
+    Attributes
+    ----------
+    rows, bad : int
+        Rows, and rows flagged as bad input.
+    n_waits : ndarray, shape (35,), int64
+        Analysed rows by their number of waits (0: not ready).
+    tile_hits : ndarray, shape (34,), int64
+        Analysed rows that wait on each tile.
+    first_errors : list of str
+        The messages of the first five bad rows.
+    """
+
+    def __init__(self):
+        self.rows = self.bad = 0
+        self.n_waits = np.zeros(35, dtype=np.int64)
+        self.tile_hits = np.zeros(34, dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        """Add one chunk's result."""
+        error = np.asarray(result.error)
+        ok = error == 0
+        self.rows += len(error)
+        self.bad += int((~ok).sum())
+        self.n_waits += np.bincount(np.asarray(result.n_waits)[ok].astype(np.int64), minlength=35)[:35]
+        self.tile_hits += np.asarray(result.mask)[ok].sum(axis=0)
+        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
+            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
+
+
+def new_summary(kind: str) -> ScoreSummary | WaitsSummary:
+    """An empty :class:`ScoreSummary` (``"score"``) or :class:`WaitsSummary` (``"waits"``)."""
+    return ScoreSummary() if kind == "score" else WaitsSummary()
+
+
+def partition_summary(kind: str, result) -> dict:
+    """The summary of one partition's result as plain picklable values (run on a Dask worker;
+    added up with :meth:`ScoreSummary.merge`)."""
+    summary = new_summary(kind)
+    summary.add(result)
+    return dict(vars(summary))
+
+
+# --------------------------------------------------------------------------- the pipeline
+
+
+def sample_chunks(kind: str, n: int, seed: int, chunk_rows: int, first: int = 0) -> Iterator[HandBatch]:
+    """``n`` generated hands (winning for ``"score"``, ready for ``"waits"``), generated chunk by chunk
+    from hand ``first`` on (:func:`fastscore.sample_winning`, :func:`fastscore.sample_ready`)."""
+    from .sample import sample_ready, sample_winning
+
+    generate = sample_winning if kind == "score" else sample_ready
+    for start in range(first, n, chunk_rows):
+        yield generate(min(chunk_rows, n - start), seed, start=start)
+
+
+def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writer=None, with_input: bool = False,
+               on_result: Callable | None = None, progress=None, kernel=contextlib.nullcontext) -> int:
+    """Process ``chunks`` in order and write each result: the loop of every chunked job.
+
+    Parameters
+    ----------
+    kind : {"score", "waits"}
+        :func:`fastscore.score_batch` or :func:`fastscore.waits_batch`.
+    chunks : iterable of HandBatch
+        The hands, in output order.
+    table : RuleTable
+        The rule table.
+    writer : ResultWriter, optional
+        Where each result goes, at :attr:`~fastscore.io.ResultWriter.rows_written`.
+    with_input : bool
+        Write each chunk's hands beside its results (the writer was opened ``with_input=True``).
+    on_result : callable, optional
+        Called with each chunk's result (a summary's ``add``).
+    progress : object with ``update(n)``, optional
+        Advanced by each chunk's rows (:func:`fastscore._progress.progress_bar`).
+    kernel : callable
+        A context manager factory around each kernel call (Dask: one kernel call at a time per
+        worker, with its thread count).
+
+    Returns
+    -------
+    int
+        Rows processed.
+
+    Raises
+    ------
+    ValueError, OSError
+        From reading ``chunks`` or from the writer.
+    """
+    process = processor(kind)
+    rows = 0
+    for batch in chunks:
+        with kernel():
+            result = process(batch, table)
+        if on_result is not None:
+            on_result(result)
+        if writer is not None:
+            writer.write(result, writer.rows_written, batch=batch if with_input else None)
+        if progress is not None:
+            progress.update(len(batch))
+        rows += len(batch)
+    return rows
+
+
+def job_description(kind: str, input: Path | None, sample: int | None, seed: int, table: RuleTable) -> dict:
+    """What makes a batch job's rows, as the output's parts folder records it (:mod:`fastscore.io.parts`):
+    the command, a hash of the rule table's contents, and the input file's resolved path, size and
+    modification time or the ``--sample`` size and seed (not the chunk size)."""
+    digest = hashlib.sha256()
+    for array in (table.points, table.tiers, table.replaces, table.order, table.shape_mask, table.minimum,
+                  np.int64(table.chicken_points)):
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(array.tobytes())
+    job: dict = {"command": "batch" if kind == "score" else "waits-batch", "rules": f"sha256:{digest.hexdigest()[:16]}"}
+    if input is not None:
+        stat = input.stat()
+        job["input"] = {"path": str(input.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    else:
+        job["sample"] = {"rows": sample, "seed": seed}
+    return job
+
+
+def check_output_folder(output: Path) -> None:
+    """Raise ValueError naming the folder when ``output``'s folder does not exist (before any work)."""
+    if not output.parent.is_dir():
+        raise ValueError(f"{output}: the folder {output.parent} does not exist")
+
+
+class BatchJob:
+    """``fastscore batch`` / ``waits-batch`` on one machine: read (or generate), process, write resumably.
+
+    Made in three steps, each raising ValueError or OSError with the message to print:
+    the constructor checks the paths, :meth:`open` loads the kernels and opens the
+    output (taking up an interrupted run's parts with ``resume``), :meth:`run` processes
+    every chunk.
+
+    Parameters
+    ----------
+    kind : {"score", "waits"}
+    input : Path, optional
+        Hand records (:func:`fastscore.io.iter_batches`); or ``sample`` hands generated.
+    output : Path, optional
+        The result file, written resumably; None for a summary only.
+    sample, seed : int
+        ``sample`` generated hands of ``seed`` (:func:`sample_chunks`), written with their input columns.
+    table : RuleTable
+    chunk_rows : int
+    resume : bool
+        Take up an interrupted run's parts (:func:`fastscore.io.open_writer`).
+
+    Attributes
+    ----------
+    total : int or None
+        Rows to do, when known before reading (Parquet, samples).
+    writer : ResultWriter or None
+        After :meth:`open`.
+    first : int
+        The row this run starts at (after :meth:`open`): the kept rows of an interrupted run.
+    summary : ScoreSummary or WaitsSummary
+        This run's rows.
+    seconds : float
+        Wall time of :meth:`run`.
+    """
+
+    def __init__(self, kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int,
+                 table: RuleTable, chunk_rows: int, resume: bool = False):
+        self.kind, self.input, self.output, self.sample, self.seed = kind, input, output, sample, seed
+        self.table, self.chunk_rows, self.resume = table, chunk_rows, resume
+        self.summary = new_summary(kind)
+        self.writer = None
+        self.first = 0
+        self.seconds = 0.0
+        self._chunks = None
+        if output is not None:
+            io.file_format(output)
+            check_output_folder(output)
+        if input is not None:
+            if output is not None and output.resolve() == input.resolve():
+                raise ValueError(f"{output}: the output would replace the input")
+            self.total = io.count_rows(input)
+        else:
+            self.total = sample
+
+    def open(self) -> None:
+        """Load the kernels, open the output (resumably) and the input from the first row to do."""
+        warm(self.kind, self.table)  # load the kernels first
+        if self.output is not None:
+            self.writer = io.open_writer(self.output, self.kind, with_input=self.sample is not None,
+                                         resume=self.resume,
+                                         job=job_description(self.kind, self.input, self.sample, self.seed,
+                                                             self.table))
+        self.first = self.writer.rows_written if self.writer is not None else 0
+        if self.input is not None:
+            self._chunks = io.iter_batches(self.input, require_win=self.kind == "score", chunk_rows=self.chunk_rows,
+                                           start_row=self.first)
+        else:
+            self._chunks = sample_chunks(self.kind, self.sample, self.seed, self.chunk_rows, self.first)
+
+    def run(self, progress=None) -> None:
+        """Process and write every chunk (the next read while the current one is processed), then
+        close the output; on an exception the output is aborted, its completed parts kept."""
+        start = time.perf_counter()
+        with self.writer if self.writer is not None else contextlib.nullcontext():
+            run_chunks(self.kind, io.read_ahead(self._chunks), self.table, writer=self.writer,
+                       with_input=self.sample is not None, on_result=self.summary.add, progress=progress)
+        self.seconds = time.perf_counter() - start
+
+
+def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: int, waits: bool,
+                 chunk_rows: int) -> tuple[int, int]:
+    """``fastscore encode``: parse ``input`` once (or generate ``sample`` hands) and write them as
+    encoded hands (:func:`fastscore.io.write_encoded`) to ``output``.
+
+    Returns
+    -------
+    (int, int)
+        Rows written, and rows flagged as bad input (kept with their messages).
+
+    Raises
+    ------
+    ValueError, OSError
+        ``output`` not Parquet, its folder missing, the same file as ``input``; an unreadable input.
+    """
+    if io.file_format(output) != "parquet":
+        raise ValueError(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
+    check_output_folder(output)
+    if input is not None and output.resolve() == input.resolve():
+        raise ValueError(f"{output}: the output would replace the input")
+    bad = 0
+    if input is not None:
+        chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
+    else:
+        chunks = sample_chunks("waits" if waits else "score", sample, seed, chunk_rows)
+
+    def counted():
+        nonlocal bad
+        for batch in chunks:
+            bad += int((batch.error != 0).sum())
+            yield batch
+
+    rows = io.write_encoded(counted(), output)
+    return rows, bad
