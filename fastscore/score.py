@@ -210,7 +210,8 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         out.row_points,
         out.error,
     )
-    new = flag_faults(batch, out.error, require_win=True)
+    new = flag_faults((concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error),
+                      out.error, require_win=True)
     if new:
         out.messages = dict(sorted({**out.messages, **new}.items()))
     return out

@@ -178,7 +178,8 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     WaitsResult
     """
     table = resolve_rules(rules)
-    concealed, declared, win, _, seat, round_wind, flowers, streak, closing, error = kernel_columns(batch)
+    columns = kernel_columns(batch)
+    concealed, declared, win, _, seat, round_wind, flowers, streak, closing, error = columns
     n = len(batch)
     out = WaitsResult(
         mask=np.zeros((n, N_KINDS), dtype=np.bool_),
@@ -192,7 +193,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
         concealed, declared, win, seat, round_wind, flowers, streak, closing, error, table.kernel_args,
         kernel_tables(), out.mask, out.payout_discard, out.payout_self_draw, out.n_waits, out.error,
     )
-    new = flag_faults(batch, out.error, require_win=False)
+    new = flag_faults(columns, out.error, require_win=False)
     if new:
         out.messages = dict(sorted({**out.messages, **new}.items()))
     return out
