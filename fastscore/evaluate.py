@@ -2,7 +2,7 @@
 
 An interpretation's rows are a 64-bit word, bit ``r`` for row ``ROW_IDS[r]``
 (:data:`fastscore.rows.ROW_IDS`); the rows that count units carry them in
-:data:`fastscore.rows.UNIT_ROWS` slots.  Values, replacement and which shapes
+their fields of one units word (:data:`fastscore.rows.UNIT_SHIFT`, ``UNIT_MASK``).  Values, replacement and which shapes
 take which rows are data from the rule table (:mod:`fastscore.rules`),
 packed by :func:`pack_rules` and resolved in one generic pass,
 :func:`resolve`; a row's value is read by :func:`row_value` (points x units,
@@ -15,7 +15,7 @@ import numpy as np
 
 from ._bits import ctpop64, cttz64
 from ._jit import jit, jit_inline
-from .rows import DEALER_BITS, EAST_WINS, MAHJONG_BASE, N_ROWS, ROW_TIERS, STREAK_BONUS, UNIT_SLOT
+from .rows import DEALER_BITS, EAST_WINS, MAHJONG_BASE, N_ROWS, ROW_TIERS, STREAK_BONUS, UNIT_MASK, UNIT_SHIFT
 
 #: Most tiers of a tiered row (the width of :attr:`fastscore.rules.RuleTable.tiers`).
 MAX_TIERS = 3
@@ -34,15 +34,19 @@ def popcount(x):
 
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
 # row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
-# the number of replacers K, the replacers (K,), then for each k the bits of
-# replacers k to K-1 (K,).
+# each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
+# registry of fastscore.rows), the number of replacers K, the replacers (K,),
+# then for each k the bits of replacers k to K-1 (K,).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = (1 + MAX_TIERS) * N_ROWS
 RP_SHAPES = RP_REPLACES + N_ROWS
 RP_MINIMUM = RP_SHAPES + 4
 RP_CHICKEN = RP_MINIMUM + 4
-RP_N_REPLACERS = RP_CHICKEN + 1
+RP_UNIT_SHIFT = RP_CHICKEN + 1
+RP_UNIT_MASK = RP_UNIT_SHIFT + N_ROWS
+RP_N_TIERS = RP_UNIT_MASK + N_ROWS
+RP_N_REPLACERS = RP_N_TIERS + N_ROWS
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -61,6 +65,9 @@ def pack_rules(rule_args):
         for j in range(MAX_TIERS):
             out[RP_TIERS + MAX_TIERS * r + j] = tiers[r, j]
         out[RP_REPLACES + r] = replaces_bits[r]
+        out[RP_UNIT_SHIFT + r] = UNIT_SHIFT[r]
+        out[RP_UNIT_MASK + r] = UNIT_MASK[r]
+        out[RP_N_TIERS + r] = ROW_TIERS[r]
     for x in range(4):
         out[RP_SHAPES + x] = shape_bits[x]
         out[RP_MINIMUM + x] = minimum[x]
@@ -97,25 +104,17 @@ def resolve(rows, shape, rules):
 
 @jit_inline
 def row_value(r, units, rules):
-    """Points of row ``r`` scoring ``units`` units (``rules``: :func:`pack_rules`): points x units, or,
-    for a tiered row, the tier of that many units (the last tier for more)."""
+    """Points of row ``r`` given the units word ``units`` of its interpretation (``rules``: :func:`pack_rules`):
+    points x the row's units (1 for a row of one unit), or, for a tiered row, the tier of that many units
+    (the last tier for more)."""
     # One return, so that numba can drop the reference counting of ``rules``.
-    n_tiers = ROW_TIERS[r]
-    value = rules[RP_POINTS + r] * units
+    mask = rules[RP_UNIT_MASK + r]
+    n = ((units >> rules[RP_UNIT_SHIFT + r]) & mask) | np.int64(mask == 0)
+    n_tiers = rules[RP_N_TIERS + r]
+    value = rules[RP_POINTS + r] * n
     if n_tiers:
-        value = rules[RP_TIERS + MAX_TIERS * r + min(units, n_tiers) - 1]
+        value = rules[RP_TIERS + MAX_TIERS * r + min(n, n_tiers) - 1]
     return value
-
-
-@jit_inline
-def units_of(r, info, j, col, hand_units):
-    """Units of row ``r`` in interpretation ``j``: 1 for a row of one unit, else its slot of ``info[j, col:]``
-    plus its slot of the ``hand_units`` tuple (:data:`fastscore.rows.UNIT_ROWS` slots)."""
-    k = UNIT_SLOT[r]
-    u = 1
-    if k >= 0:
-        u = info[j, col + k] + hand_units[k]
-    return u
 
 
 @jit
@@ -125,14 +124,13 @@ def lowest_bit(m):
 
 
 @jit_inline
-def points_of(scoring, info, j, col, hand_units, rules):
-    """Section 6.1: the sum of the ``scoring`` rows, dealer rows excluded, units as :func:`units_of` reads
-    them (``rules``: :func:`pack_rules`)."""
+def points_of(scoring, units, rules):
+    """Section 6.1: the sum of the ``scoring`` rows, dealer rows excluded, given the units word ``units``
+    (``rules``: :func:`pack_rules`)."""
     total = 0
     m = scoring & ~DEALER_BITS
     while m:
-        r = lowest_bit(m)
-        total += row_value(r, units_of(r, info, j, col, hand_units), rules)
+        total += row_value(lowest_bit(m), units, rules)
         m &= m - 1
     return total
 

@@ -1,7 +1,7 @@
 """The scoring kernel: every interpretation of one hand, scored (RULES.md sections 3 to 6).
 
-:func:`interpret_hand` (:func:`load_hand`, then :func:`interpret_loaded`) is
-the single scoring code path.  The batch kernels (:data:`score_kernel`, and
+:func:`interpret_hand` (:func:`fastscore.features.load_hand`, then
+:func:`interpret_loaded`) is the single scoring code path.  The batch kernels (:data:`score_kernel`, and
 :mod:`fastscore.waits`, which loads a hand once and scores each waiting tile)
 run it for every hand and keep the best interpretation;
 :func:`fastscore.interpretations` calls it for one hand and shows them all.
@@ -10,7 +10,7 @@ Compiled helpers are called with as few arrays as possible (the rule table
 packed into one by :func:`fastscore.evaluate.pack_rules`, hand rows indexed
 rather than sliced): numba counts the references of every array argument and
 view on every call, a large share of the per-hand cost when measured.  The
-hot helpers that take arrays (:func:`load_hand`, :func:`interpret_loaded` and
+hot helpers that take arrays (``load_hand``, :func:`interpret_loaded` and
 what they call) are ``jit_inline``: numba inlines them into the per-block
 loops (``_score_block``, :func:`fastscore.waits._waits_block`), so that no
 array goes through a call per hand or per wait.
@@ -18,7 +18,10 @@ array goes through a call per hand or per wait.
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
 9.13 order); each list entry is a packed word whose bits give that suit's
-pongs, sheung starts and eyes, so the rows are a few bit operations.
+pongs, sheung starts and eyes, so each interpretation's
+:class:`fastscore.features.Features` record is a few bit operations; the rows
+it fires are the predicates of :mod:`fastscore.rows`, evaluated through the
+registry's generated evaluators.
 """
 
 from __future__ import annotations
@@ -43,9 +46,10 @@ from .decompose import (
     wait_mask_info,
     without_win_code,
 )
-from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals, units_of
+from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context
-from .rows import HAND_BITS, N_ROWS, N_UNIT_ROWS, evaluate_hand, evaluate_interpretation
+from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
+    evaluate_interpretation_inline
 from ._bits import prefetch
 from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from .tiles import MAX_DECLARED
@@ -53,7 +57,7 @@ from .tiles import MAX_DECLARED
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
 MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
-# Columns of the per-interpretation info array; then one column per units slot (rows.UNIT_ROWS).
+# Columns of the per-interpretation info array.
 (
     INFO_SHAPE,
     INFO_A,
@@ -69,9 +73,7 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_PAYOUT_SELF_DRAWN,
     INFO_UNITS,
 ) = range(13)
-N_INFO = INFO_UNITS + N_UNIT_ROWS
-#: No units to add (:func:`fastscore.evaluate.units_of`).
-NO_UNITS = (0,) * N_UNIT_ROWS
+N_INFO = 13
 
 STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
 SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
@@ -138,17 +140,17 @@ def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
 
 
 @jit_inline
-def _interpretation(info_out, j, shape, a, b, c, f):
+def _interpretation(info_out, j, shape, a, b, c, evaluated):
     """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
-    features ``f`` fire and their units; :func:`interpret_loaded` scores it."""
-    rows, units = evaluate_interpretation(f)
+    features fire and their units (``evaluated``: :data:`fastscore.rows.evaluate_interpretation` of its
+    record); :func:`interpret_loaded` scores it."""
+    rows, units = evaluated
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
     info_out[j, INFO_B] = b
     info_out[j, INFO_C] = c
     info_out[j, INFO_ROWS] = rows
-    for k in range(N_UNIT_ROWS):
-        info_out[j, INFO_UNITS + k] = units[k]
+    info_out[j, INFO_UNITS] = units
 
 
 @jit
@@ -181,8 +183,8 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
         bits, points, chicken, total, legal, payout, the points and payout of
-        the same interpretation won by self-draw, then the units of each
-        :data:`fastscore.rows.UNIT_ROWS` row.
+        the same interpretation won by self-draw, and its units word
+        (:data:`fastscore.rows.UNIT_SHIFT`).
     """
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
@@ -291,7 +293,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
                     f = interpretation(ctx, STANDARD, concealed_pongs | shown_pongs, concealed_pongs, hand.gongs,
                                        cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0)
                     if n < info_out.shape[0]:
-                        _interpretation(info_out, n, STANDARD, a, b, c, f)
+                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f))
                         n += 1
 
     # The special shapes need no declared set; the table hints rule most hands out at once.
@@ -309,7 +311,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
             if counts[t] == 4:
                 quads += 1
         f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0)
-        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, f)
+        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f))
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
@@ -326,7 +328,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         ss = sheung if suit == 2 else 0
         f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
                            eyes, 0, 0, 0, 0, 0)
-        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, f)
+        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f))
         n += 1
         k += 1
 
@@ -339,7 +341,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         m2 = orphan_sheung(counts, 18)
         counts[eyes] += 1
         f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2)
-        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, f)
+        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f))
         n += 1
 
     # Score every interpretation (section 6), here rather than in a helper: one call less per
@@ -352,26 +354,23 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     for j in range(n):
         shape = info_out[j, INFO_SHAPE]
         rows = info_out[j, INFO_ROWS]
-        # The self-drawn win first: the units columns then take the hand's units as well.
-        if both and not self_drawn:
-            scoring = resolve((rows & ~HAND_BITS) | self_rows, shape, rules)
-            pts = points_of(scoring, info_out, j, INFO_UNITS, self_units, rules)
-            info_out[j, INFO_POINTS_SELF_DRAWN] = pts
-            info_out[j, INFO_PAYOUT_SELF_DRAWN] = totals(pts, round_wind, seat, streak, rules)[3]
+        units = info_out[j, INFO_UNITS]
         scoring = resolve(rows | hand_rows, shape, rules)
-        pts = points_of(scoring, info_out, j, INFO_UNITS, hand_units, rules)
+        pts = points_of(scoring, units | hand_units, rules)
         chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
         info_out[j, INFO_ROWS] = scoring
-        for u in range(N_UNIT_ROWS):
-            info_out[j, INFO_UNITS + u] += hand_units[u]
+        info_out[j, INFO_UNITS] = units | hand_units
         info_out[j, INFO_POINTS] = pts
         info_out[j, INFO_CHICKEN] = 1 if chicken else 0
         info_out[j, INFO_TOTAL] = total
         info_out[j, INFO_LEGAL] = 1 if legal else 0
         info_out[j, INFO_PAYOUT] = payout
-        if not (both and not self_drawn):
-            info_out[j, INFO_POINTS_SELF_DRAWN] = pts
-            info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
+        if both and not self_drawn:
+            scoring = resolve(rows | self_rows, shape, rules)
+            pts = points_of(scoring, units | self_units, rules)
+            payout = totals(pts, round_wind, seat, streak, rules)[3]
+        info_out[j, INFO_POINTS_SELF_DRAWN] = pts
+        info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     return n
 
 
@@ -390,14 +389,14 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 
 
 @jit_inline
-def write_row_points(scoring, info, j, rules, out, i):
-    """Points of the ``scoring`` rows of interpretation ``j`` of ``info`` (its INFO_ROWS, after
-    :func:`interpret_loaded`, whose units columns then hold all its units) into row ``i`` of ``out`` (N, R),
-    which must be zeroed; ``rules``: :func:`fastscore.evaluate.pack_rules`."""
+def write_row_points(scoring, units, rules, out, i):
+    """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS and INFO_UNITS after
+    :func:`interpret_loaded`) into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``:
+    :func:`fastscore.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
-        out[i, r] = row_value(r, units_of(r, info, j, INFO_UNITS, NO_UNITS), rules)
+        out[i, r] = row_value(r, units, rules)
         m &= m - 1
 
 
@@ -469,7 +468,7 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         total[i] = info[j, INFO_TOTAL]
         legal[i] = info[j, INFO_LEGAL] != 0
         payout[i] = info[j, INFO_PAYOUT]
-        write_row_points(info[j, INFO_ROWS], info, j, rules, row_points, i)
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points, i)
 
 
 #: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
@@ -529,5 +528,5 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, N_ROWS), dtype=np.int64)
     for j in range(n):
-        write_row_points(info[j, INFO_ROWS], info, j, rules, rows, j)
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, rows, j)
     return n, info, rows
