@@ -1,7 +1,7 @@
 """The scoring kernel: every interpretation of one hand, scored (RULES.md sections 3 to 6).
 
-:func:`interpret_hand` (:func:`load_hand`, then :func:`interpret_loaded`) is
-the single scoring code path.  The batch kernels (:data:`score_kernel`, and
+:func:`interpret_hand` (:func:`fastscore.features.load_hand`, then
+:func:`interpret_loaded`) is the single scoring code path.  The batch kernels (:data:`score_kernel`, and
 :mod:`fastscore.waits`, which loads a hand once and scores each waiting tile)
 run it for every hand and keep the best interpretation;
 :func:`fastscore.interpretations` calls it for one hand and shows them all.
@@ -10,7 +10,7 @@ Compiled helpers are called with as few arrays as possible (the rule table
 packed into one by :func:`fastscore.evaluate.pack_rules`, hand rows indexed
 rather than sliced): numba counts the references of every array argument and
 view on every call, a large share of the per-hand cost when measured.  The
-hot helpers that take arrays (:func:`load_hand`, :func:`interpret_loaded` and
+hot helpers that take arrays (``load_hand``, :func:`interpret_loaded` and
 what they call) are ``jit_inline``: numba inlines them into the per-block
 loops (``_score_block``, :func:`fastscore.waits._waits_block`), so that no
 array goes through a call per hand or per wait.
@@ -18,7 +18,10 @@ array goes through a call per hand or per wait.
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
 9.13 order); each list entry is a packed word whose bits give that suit's
-pongs, sheung starts and eyes, so the rows are a few bit operations.
+pongs, sheung starts and eyes, so each interpretation's
+:class:`fastscore.features.Features` record is a few bit operations; the rows
+it fires are the predicates of :mod:`fastscore.rows`, evaluated through the
+registry's generated evaluators.
 """
 
 from __future__ import annotations
@@ -43,46 +46,10 @@ from .decompose import (
     wait_mask_info,
     without_win_code,
 )
-from .evaluate import (
-    ALL_PONGS,
-    CONCEALED_HAND,
-    CONCEALED_SELF_DRAW,
-    SELF_DRAW,
-    ALL_SHEUNG_NFNH,
-    GOOD_EYES,
-    N_ROWS,
-    NICO_NICO,
-    NICO_NICO_SHAPE,
-    NICO_QUAD_PAIRS,
-    NO_FLOWERS,
-    NO_HONOURS,
-    QUAD_UNITS_SHIFT,
-    DRAGON_G,
-    DRAGON_R,
-    DRAGON_WH,
-    SINGLE_WAIT,
-    SISTER_SHEUNGS,
-    SUIT_WIND,
-    SIXTEEN_ORPHANS,
-    SIXTEEN_SHAPE,
-    STANDARD,
-    STEP_UP_MIXED,
-    THIRTEEN_ORPHANS,
-    THIRTEEN_SHAPE,
-    bit,
-    context_rows,
-    honour_pong_rows,
-    is_good_eyes_tile,
-    lowest_bit,
-    pack_rules,
-    points_of,
-    popcount,
-    resolve,
-    row_value,
-    sheung_rows,
-    tile_word,
-    totals,
-)
+from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals
+from .features import Shape, context, interpretation, load_hand, self_drawn_context
+from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
+    evaluate_interpretation_inline
 from ._bits import prefetch
 from .checks import row_fault
 from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
@@ -98,8 +65,6 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_B,
     INFO_C,
     INFO_ROWS,
-    INFO_UNITS,
-    INFO_HAND_UNITS,
     INFO_POINTS,
     INFO_CHICKEN,
     INFO_TOTAL,
@@ -107,55 +72,12 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_PAYOUT,
     INFO_POINTS_SELF_DRAWN,
     INFO_PAYOUT_SELF_DRAWN,
-) = range(14)
-N_INFO = 14
+    INFO_UNITS,
+) = range(13)
+N_INFO = 13
 
+STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
 SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
-
-
-@jit_inline
-def load_hand(concealed, declared, i):
-    """Summarise hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2), straight from the rows.
-
-    Returns the per-hand tuple :func:`interpret_loaded` takes: (declared
-    sets, any exposed, bits of declared pongs/gongs by tile, declared sheung
-    starts as three 7-bit masks m | p << 7 | s << 14, declared sheungs, suit
-    word of the 16 tiles, the three suit codes of the concealed tiles, the
-    concealed honours' :func:`fastscore.decompose.honour_summary_row`).  The
-    kinds held four times are not worked out here but for the few waits that
-    need it (:func:`drop_held_fours`), and the counts are copied to a (34,)
-    vector only for the special shapes (:func:`fastscore.decompose.fill_counts`).
-    """
-    # Rows are indexed here rather than passed as views: a view costs reference counting.
-    n_declared = 0
-    exposed = False
-    pongs = 0
-    starts = 0
-    n_sheungs = 0
-    word = 0
-    for k in range(MAX_DECLARED):
-        kind = declared[i, k, 0]
-        t = np.int64(declared[i, k, 1])
-        if kind == 0:
-            continue
-        n_declared += 1
-        word |= tile_word(t)
-        if kind != CONCEALED_GONG:
-            exposed = True
-        if kind == SHEUNG:
-            starts |= 1 << (7 * (t // 9) + t % 9)
-            n_sheungs += 1
-        else:
-            pongs |= 1 << t
-    c0 = row_code(concealed, i, 0)
-    c1 = row_code(concealed, i, 9)
-    c2 = row_code(concealed, i, 18)
-    word |= np.int64(c0 != 0) * tile_word(0) | np.int64(c1 != 0) * tile_word(9) | np.int64(c2 != 0) * tile_word(18)
-    winds = concealed[i, 27] | concealed[i, 28] | concealed[i, 29] | concealed[i, 30]
-    word |= np.int64(winds != 0) * SUIT_WIND
-    word |= np.int64(concealed[i, 31] != 0) * DRAGON_WH | np.int64(concealed[i, 32] != 0) * DRAGON_G
-    word |= np.int64(concealed[i, 33] != 0) * DRAGON_R
-    return n_declared, exposed, pongs, starts, n_sheungs, word, c0, c1, c2, honour_summary_row(concealed, i, -1)
 
 
 @jit_inline
@@ -219,8 +141,11 @@ def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
 
 
 @jit_inline
-def _interpretation(info_out, j, shape, a, b, c, rows, units):
-    """Record interpretation ``j``'s shape, a, b, c, fired rows and units; :func:`interpret_loaded` scores it."""
+def _interpretation(info_out, j, shape, a, b, c, evaluated):
+    """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
+    features fire and their units (``evaluated``: :data:`fastscore.rows.evaluate_interpretation` of its
+    record); :func:`interpret_loaded` scores it."""
+    rows, units = evaluated
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
     info_out[j, INFO_B] = b
@@ -258,8 +183,9 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         One row per interpretation, in RULES.md 9.13 order: shape, a, b, c
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
-        bits, units, hand units, points, chicken, total, legal, payout, and
-        the points and payout of the same interpretation won by self-draw.
+        bits, points, chicken, total, legal, payout, the points and payout of
+        the same interpretation won by self-draw, and its units word
+        (:data:`fastscore.rows.UNIT_SHIFT`).
     """
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
@@ -271,18 +197,21 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
 @jit_inline
 def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_entries,
                      dec_words, concealed, declared, i, counts, hand, info_out, both):
-    """:func:`interpret_hand` after :func:`load_hand` of hand ``i`` of ``concealed`` (N, 34) and
-    ``declared`` (N, 5, 2); ``counts`` is (34,) int64 scratch.
+    """:func:`interpret_hand` after :func:`fastscore.features.load_hand` of hand ``i`` of ``concealed``
+    (N, 34) and ``declared`` (N, 5, 2); ``hand`` is its :class:`fastscore.features.Hand` record and
+    ``counts`` (34,) int64 scratch.
 
     The batch kernels load a hand once and call this (the waits kernel once
     per waiting tile).  The 34 counts are copied into ``counts`` only for the
-    special shapes, when the table hints allow one.
+    special shapes, when the table hints allow one.  Each interpretation is a
+    :class:`fastscore.features.Features` record; the rows of scope ``hand``
+    are evaluated once, on the context record, those of scope
+    ``interpretation`` once per interpretation (:mod:`fastscore.rows`).
     """
-    n_declared, exposed, declared_pongs, declared_starts, declared_sheungs, word16 = hand[:6]
-    k0, k1, k2, honours16 = hand[6:]
-    base_rows, hand_units = context_rows(word16 | tile_word(win), self_drawn, not exposed, closing, flowers, seat,
-                                         streak)
+    ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing)
+    hand_rows, hand_units = evaluate_hand(ctx)
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
+    k0, k1, k2 = hand.k0, hand.k1, hand.k2
     c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
     # The table reads that miss the cache are issued together, before anything waits on them (the
     # batch kernels have also asked for them a hand or two earlier, :func:`fetch_entries`): the three
@@ -310,6 +239,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         j0 = jw if c0 != k0 else i0
         j1 = jw if c1 != k1 else i1
         j2 = jw if c2 != k2 else i2
+    honours16 = hand.honours
+    n_declared = hand.n_declared
     honours = honours16 if win < 27 else honour_summary_row(concealed, i, win)
     h_ones, h_pairs, h_threes, h_fours, h_kinds, h_pair_mask, _, h_three_mask = honours
     n = 0
@@ -323,22 +254,22 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
             # unless held four times.  Most hands have one wait or a second that is not held four times.
             others = waits & ~(np.int64(1) << win)
             single = others == 0 or drop_held_fours(others, concealed, declared, i) == 0
-        rows_std = base_rows | (bit(SINGLE_WAIT) if single else 0)
-        nfnh = (base_rows >> NO_HONOURS) & (base_rows >> NO_FLOWERS) & 1
-        honour_pongs = declared_pongs | h_three_mask
+        # Pongs of the concealed tiles and concealed gongs; the exposed declared pongs and gongs.
+        hidden_pongs = h_three_mask | hand.concealed_gongs
+        shown_pongs = hand.pongs & ~hand.concealed_gongs
         # At most one honour pair in a standard hand.
         honour_eyes = lowest_bit(h_pair_mask) if h_pair_mask else -1
-        dm = declared_starts & 127
-        dp = (declared_starts >> 7) & 127
-        ds = (declared_starts >> 14) & 127
+        dm = hand.sheungs & 127
+        dp = (hand.sheungs >> 7) & 127
+        ds = (hand.sheungs >> 14) & 127
         for a in range(a0, a1):
             wa = dec_words[a]
             for b in range(b0, b1):
                 wb = dec_words[b]
                 for c in range(d0, d1):
                     wc = dec_words[c]
-                    pongs = (
-                        honour_pongs
+                    concealed_pongs = (
+                        hidden_pongs
                         | ((wa >> PONG_SHIFT) & 511)
                         | (((wb >> PONG_SHIFT) & 511) << 9)
                         | (((wc >> PONG_SHIFT) & 511) << 18)
@@ -355,22 +286,15 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
                     cp = (wb >> STARTS_SHIFT) & 127
                     cs = (wc >> STARTS_SHIFT) & 127
                     n_sheungs = (
-                        declared_sheungs
+                        hand.n_sheungs
                         + ((wa >> N_SHEUNGS_SHIFT) & 7)
                         + ((wb >> N_SHEUNGS_SHIFT) & 7)
                         + ((wc >> N_SHEUNGS_SHIFT) & 7)
                     )
-                    rows, units = honour_pong_rows(pongs, eyes, seat, round_wind)
-                    rows |= rows_std | sheung_rows(cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs)
-                    if popcount(pongs) == 5:
-                        rows |= bit(ALL_PONGS)
-                    # all_sheung_nfnh needs no flowers and no honours (9.7); All Step-Up replaces it.
-                    if n_sheungs == 5 and nfnh:
-                        rows |= bit(ALL_SHEUNG_NFNH)
-                    if is_good_eyes_tile(eyes):
-                        rows |= bit(GOOD_EYES)
+                    f = interpretation(ctx, STANDARD, concealed_pongs | shown_pongs, concealed_pongs, hand.gongs,
+                                       cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0)
                     if n < info_out.shape[0]:
-                        _interpretation(info_out, n, STANDARD, a, b, c, rows, units)
+                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f))
                         n += 1
 
     # The special shapes need no declared set; the table hints rule most hands out at once.
@@ -387,14 +311,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         for t in range(N_KINDS):
             if counts[t] == 4:
                 quads += 1
-        rows, units = honour_pong_rows(1 << pong, -1, seat, round_wind)
-        rows |= base_rows | bit(NICO_NICO)
-        if quads:
-            rows |= bit(NICO_QUAD_PAIRS)
-            units |= quads << QUAD_UNITS_SHIFT
-        if is_good_eyes_tile(win):
-            rows |= bit(GOOD_EYES)
-        _interpretation(info_out, n, NICO_NICO_SHAPE, pong, 0, 0, rows, units)
+        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0)
+        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f))
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
@@ -403,72 +321,58 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         eyes, set_kind, set_tile = thirteen_orphans_split(counts, n_declared, k)
         if eyes < 0:
             break
-        units = 0
-        rows = base_rows | bit(THIRTEEN_ORPHANS)
-        if set_kind == PONG:
-            pong_rows, units = honour_pong_rows(1 << set_tile, -1, seat, round_wind)
-            rows |= pong_rows
-        _interpretation(info_out, n, THIRTEEN_SHAPE, eyes, set_kind, set_tile, rows, units)
+        pongs = np.int64(1) << set_tile if set_kind == PONG else 0
+        sheung = np.int64(1) << (set_tile % 9) if set_kind == SHEUNG else 0
+        suit = set_tile // 9
+        sm = sheung if suit == 0 else 0
+        sp = sheung if suit == 1 else 0
+        ss = sheung if suit == 2 else 0
+        f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
+                           eyes, 0, 0, 0, 0, 0)
+        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f))
         n += 1
         k += 1
 
     # 16 Orphans (5.2, 9.2): three orphan sheungs, the seven honours, eyes.
     eyes = sixteen_orphans_eyes(counts, n_declared) if sixteen else -1
     if eyes >= 0:
-        rows = base_rows | bit(SIXTEEN_ORPHANS)
-        if is_good_eyes_tile(eyes):
-            rows |= bit(GOOD_EYES)
         counts[eyes] -= 1
         m0 = orphan_sheung(counts, 0)
         m1 = orphan_sheung(counts, 9)
         m2 = orphan_sheung(counts, 18)
         counts[eyes] += 1
-        if m0 == m1 and m1 == m2:
-            rows |= bit(SISTER_SHEUNGS)
-        lo0 = _lowest(m0)
-        lo1 = _lowest(m1)
-        lo2 = _lowest(m2)
-        distinct = lo0 != lo1 and lo1 != lo2 and lo0 != lo2
-        if distinct and max(lo0, max(lo1, lo2)) - min(lo0, min(lo1, lo2)) == 2:
-            rows |= bit(STEP_UP_MIXED)
-        _interpretation(info_out, n, SIXTEEN_SHAPE, eyes, 0, 0, rows, 0)
+        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2)
+        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f))
         n += 1
 
     # Score every interpretation (section 6), here rather than in a helper: one call less per
     # interpretation for the arrays it would take.
+    self_rows = hand_rows
+    self_units = hand_units
+    if both and not self_drawn:
+        # The same interpretations won by self-draw, for waits analysis: only the rows of scope hand change.
+        self_rows, self_units = evaluate_hand(self_drawn_context(ctx))
     for j in range(n):
         shape = info_out[j, INFO_SHAPE]
         rows = info_out[j, INFO_ROWS]
         units = info_out[j, INFO_UNITS]
-        scoring = resolve(rows, shape, rules)
-        pts = points_of(scoring, units, hand_units, rules)
+        scoring = resolve(rows | hand_rows, shape, rules)
+        pts = points_of(scoring, units | hand_units, rules)
         chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
         info_out[j, INFO_ROWS] = scoring
-        info_out[j, INFO_HAND_UNITS] = hand_units
+        info_out[j, INFO_UNITS] = units | hand_units
         info_out[j, INFO_POINTS] = pts
         info_out[j, INFO_CHICKEN] = 1 if chicken else 0
         info_out[j, INFO_TOTAL] = total
         info_out[j, INFO_LEGAL] = 1 if legal else 0
         info_out[j, INFO_PAYOUT] = payout
-        # The same interpretation won by self-draw, for waits analysis: only the 4.1 rows change.
-        if both and not (rows >> SELF_DRAW) & 1:
-            rows_self = (rows & ~bit(CONCEALED_HAND)) | bit(SELF_DRAW)
-            if (rows >> CONCEALED_HAND) & 1:
-                rows_self |= bit(CONCEALED_SELF_DRAW)
-            scoring = resolve(rows_self, shape, rules)
-            pts = points_of(scoring, units, hand_units, rules)
+        if both and not self_drawn:
+            scoring = resolve(rows | self_rows, shape, rules)
+            pts = points_of(scoring, units | self_units, rules)
             payout = totals(pts, round_wind, seat, streak, rules)[3]
         info_out[j, INFO_POINTS_SELF_DRAWN] = pts
         info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     return n
-
-
-@jit
-def _lowest(mask):
-    for i in range(9):
-        if mask & (1 << i):
-            return i
-    return -1
 
 
 @jit_inline
@@ -486,13 +390,14 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 
 
 @jit_inline
-def write_row_points(scoring, units, hand_units, rules, out, i):
-    """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS, INFO_UNITS and INFO_HAND_UNITS)
-    into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``: :func:`fastscore.evaluate.pack_rules`."""
+def write_row_points(scoring, units, rules, out, i):
+    """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS and INFO_UNITS after
+    :func:`interpret_loaded`) into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``:
+    :func:`fastscore.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
-        out[i, r] = row_value(r, units, hand_units, rules)
+        out[i, r] = row_value(r, units, rules)
         m &= m - 1
 
 
@@ -571,7 +476,7 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         total[i] = info[j, INFO_TOTAL]
         legal[i] = info[j, INFO_LEGAL] != 0
         payout[i] = info[j, INFO_PAYOUT]
-        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, row_points, i)
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points, i)
 
 
 #: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
@@ -640,5 +545,5 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, N_ROWS), dtype=np.int64)
     for j in range(n):
-        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], info[j, INFO_HAND_UNITS], rules, rows, j)
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, rows, j)
     return n, info, rows

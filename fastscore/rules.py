@@ -9,81 +9,19 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from enum import IntEnum
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from .features import SHAPE_NAMES, Shape
+from .rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
+
 __all__ = ["ROW_IDS", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules"]
 
-#: Row ids of RULES.md section 4, in the canonical column order of every
-#: ``(N, R)`` row-points array.  The kernels know each row's predicate by index.
-ROW_IDS = (
-    "self_draw",
-    "concealed_hand",
-    "concealed_self_draw",
-    "single_wait",
-    "closing",
-    "no_flowers",
-    "seat_flower",
-    "flower_set",
-    "all_five_suits",
-    "no_honours",
-    "no_flower_no_honour",
-    "all_sheung_nfnh",
-    "semi_pure",
-    "pure",
-    "jade",
-    "ruby",
-    "sapphire",
-    "diamond",
-    "all_honours",
-    "wind_pong",
-    "dragon_pong",
-    "little_three_winds",
-    "big_three_winds",
-    "little_four_winds",
-    "big_four_winds",
-    "little_three_dragons",
-    "big_three_dragons",
-    "all_pongs",
-    "sister_sheungs",
-    "step_up_mixed",
-    "step_up_pure",
-    "all_step_up_mixed",
-    "all_step_up_pure",
-    "pure_dragon_concealed",
-    "pure_dragon",
-    "mixed_dragon_concealed",
-    "mixed_dragon",
-    "good_eyes",
-    "nico_nico",
-    "nico_quad_pairs",
-    "thirteen_orphans",
-    "sixteen_orphans",
-    "mahjong_base",
-    "east_wins",
-    "streak_bonus",
-)
+# The rows and shapes are defined by the registry of :mod:`fastscore.rows`; this module holds their values.
 N_ROWS = len(ROW_IDS)
-#: Rows added after the Chicken (section 6): not part of ``points``.
-DEALER_ROWS = ("mahjong_base", "east_wins", "streak_bonus")
-#: Rows whose ``points`` is a list of tiers (points for 1, 2, 3 units).
-TIERED_ROWS = {"nico_quad_pairs": 3}
-
-
-class Shape(IntEnum):
-    """Interpretation shapes (RULES.md section 3), in tie-break order."""
-
-    STANDARD = 0
-    NICO_NICO = 1
-    THIRTEEN_ORPHANS = 2
-    SIXTEEN_ORPHANS = 3
-
-
-SHAPE_NAMES = tuple(s.name.lower() for s in Shape)
 
 
 class RuleTableError(ValueError):
@@ -136,7 +74,8 @@ class RuleTable:
         """
         bits = 1 << np.arange(N_ROWS, dtype=np.int64)
         replaces_bits = (self.replaces * bits).sum(axis=1).astype(np.int64)
-        shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64)
+        # A table may name a shape that a row's predicate does not read (rows.Row.shapes): it never fires there.
+        shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64) & SHAPE_ROWS
         replacers = np.array([r for r in self.order if replaces_bits[r]], dtype=np.int64)
         return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, self.chicken_points)
 
@@ -201,7 +140,7 @@ def _parse(data: dict, path: str) -> RuleTable:
             if target not in ROW_IDS:
                 raise RuleTableError(f"{path}: row {rid!r} replaces unknown row {target!r}")
             replaces[i, ROW_IDS.index(target)] = True
-        for name in _names(entry, "shapes", SHAPE_NAMES, f"{path}: row {rid!r}"):
+        for name in _names(entry, "shapes", REGISTRY[i].shapes, f"{path}: row {rid!r}"):
             if name not in SHAPE_NAMES:
                 raise RuleTableError(f"{path}: row {rid!r}: unknown shape {name!r} (known: {', '.join(SHAPE_NAMES)})")
             shape_mask[SHAPE_NAMES.index(name), i] = True
@@ -219,10 +158,7 @@ def _parse(data: dict, path: str) -> RuleTable:
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources, path)
 
 
-#: Most units a row can score in one valid hand: four wind pongs each of seat
-#: and round wind (4 + 1 + 1 is the most, 12 bounds it), three dragon pongs,
-#: two seat flowers, two flower sets, a streak of at most 1000.
-MAX_UNITS = {"wind_pong": 12, "dragon_pong": 3, "seat_flower": 2, "flower_set": 2, "streak_bonus": 1000}
+# Most units a row can score in one valid hand: ``MAX_UNITS`` of :mod:`fastscore.rows`.
 #: Row points are stored as int16 (``BatchResult.row_points``, Parquet columns).
 MAX_ROW_POINTS = 32_767
 
@@ -230,11 +166,11 @@ MAX_ROW_POINTS = 32_767
 def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str) -> None:
     """Every row's value, at its most units, must fit the int16 row-points columns."""
     for i, rid in enumerate(ROW_IDS):
-        most = int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS.get(rid, 1)
+        most = int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS[rid]
         if most > MAX_ROW_POINTS:
             raise RuleTableError(
                 f"{path}: row {rid!r} can reach {most} points in one hand; row values must stay within "
-                f"{MAX_ROW_POINTS} (points x at most {MAX_UNITS.get(rid, 1)} units)"
+                f"{MAX_ROW_POINTS} (points x at most {MAX_UNITS[rid]} units)"
             )
 
 

@@ -28,9 +28,9 @@ from .kernel import (
     best_interpretation,
     drop_held_fours,
     interpret_loaded,
-    load_hand,
     make_scratch,
 )
+from .features import load_hand
 from .rules import resolve_rules
 from .tables import kernel_tables
 from .tiles import N_KINDS, TILE_NAMES, ErrorCode, HandError
@@ -73,9 +73,8 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
         if code != 0 or not maybe_ready(concealed, declared, i, suit_info):
             continue
         hand = load_hand(concealed, declared, i)
-        n_declared = hand[0]
-        bits = wait_mask_info(concealed, i, counts, n_declared, np.int64(suit_info[hand[6]]),
-                              np.int64(suit_info[hand[7]]), np.int64(suit_info[hand[8]]), hand[9])
+        bits = wait_mask_info(concealed, i, counts, hand.n_declared, np.int64(suit_info[hand.k0]),
+                              np.int64(suit_info[hand.k1]), np.int64(suit_info[hand.k2]), hand.honours)
         bits = drop_held_fours(bits, concealed, declared, i)
         if bits == 0:
             continue
@@ -86,7 +85,7 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
         while left:
             t = lowest_bit(left)
             left &= left - 1
-            c0, c1, c2 = add_tile_codes(hand[6], hand[7], hand[8], t)
+            c0, c1, c2 = add_tile_codes(hand.k0, hand.k1, hand.k2, t)
             prefetch(suit_entries, c0)
             prefetch(suit_entries, c1)
             prefetch(suit_entries, c2)

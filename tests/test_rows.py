@@ -1,0 +1,163 @@
+"""fastscore.rows: the row registry, its predicates and the generated evaluators (RULES.md section 4)."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastscore
+from fastscore import codegen, rows, rules
+from fastscore.features import SHAPE_NAMES, Features, Shape
+
+RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
+CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win")
+
+
+def table_rows() -> dict:
+    return {row["id"]: row for row in tomllib.loads(RULES_TOML.read_text())["row"]}
+
+
+# ---------------------------------------------------------------------------------------------- the registry
+
+
+def test_every_registry_row_has_a_table_entry_and_back():
+    table = table_rows()
+    assert set(table) == set(rows.ROW_IDS)
+    assert len(rows.REGISTRY) == len(rows.ROW_IDS) == len(set(rows.ROW_IDS))
+    # the column order is the registry's, and the table follows it (RULES.md order)
+    assert list(table) == list(rows.ROW_IDS)
+    assert rules.ROW_IDS is rows.ROW_IDS and fastscore.ROW_IDS is rows.ROW_IDS
+
+
+def test_table_shapes_are_among_the_registry_shapes():
+    """A packaged table row names only shapes whose record carries what its predicate reads."""
+    table = table_rows()
+    for row in rows.REGISTRY:
+        assert set(table[row.id]["shapes"]) <= set(row.shapes), row.id
+
+
+def test_tiered_rows_have_tiers_in_the_table():
+    table = table_rows()
+    for row in rows.REGISTRY:
+        points = table[row.id]["points"]
+        assert isinstance(points, list) == bool(row.tiers), row.id
+        if row.tiers:
+            assert len(points) == row.tiers
+
+
+def test_derived_constants_follow_the_registry():
+    assert rows.DEALER_ROWS == ("mahjong_base", "east_wins", "streak_bonus")
+    assert rows.TIERED_ROWS == {"nico_quad_pairs": 3}
+    assert [rows.ROW_IDS[r] for r in rows.UNIT_ROWS] == [
+        "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus"]
+    for r, row in enumerate(rows.REGISTRY):
+        assert rows.BIT[row.id] == r
+        assert (rows.UNIT_MASK[r] != 0) == (row.max_units > 1)
+        assert row.max_units <= rows.UNIT_MASK[r] or row.max_units == 1
+        for s, name in enumerate(SHAPE_NAMES):
+            assert bool((rows.SHAPE_ROWS[s] >> r) & 1) == (name in row.shapes)
+    # the fields of the units word do not overlap
+    fields = [int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r]) for r in rows.UNIT_ROWS]
+    assert sum(fields) == int(np.bitwise_or.reduce(fields)) < 1 << 63
+
+
+def test_a_table_without_shapes_takes_the_registry_shapes(tmp_path):
+    text = RULES_TOML.read_text()
+    path = tmp_path / "rules.toml"
+    path.write_text("\n".join(line for line in text.splitlines() if not line.startswith("shapes = ")))
+    bare, packaged = rules.load_rules(path), rules.load_rules()
+    for r, row in enumerate(rows.REGISTRY):
+        assert [SHAPE_NAMES[s] for s in np.flatnonzero(bare.shape_mask[:, r])] == list(row.shapes)
+    # the packaged table takes the same shapes but for the context rows that it keeps out of some shapes
+    assert (bare.shape_mask | ~packaged.shape_mask).all()
+
+
+# ---------------------------------------------------------------------------------------------- the evaluators
+
+
+def random_features(rng, n):
+    """Records with random context and interpretation fields (not all of them possible hands)."""
+    for _ in range(n):
+        yield Features(
+            word=int(rng.integers(0, 128)), self_drawn=int(rng.integers(0, 2)), concealed=int(rng.integers(0, 2)),
+            closing=int(rng.integers(0, 2)), flowers=int(rng.integers(0, 256)), seat=int(rng.integers(0, 4)),
+            round_wind=int(rng.integers(0, 4)), streak=int(rng.integers(0, 4)), win=int(rng.integers(0, 34)),
+            shape=int(rng.integers(0, 4)), pongs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34)),
+            concealed_pongs=0, gongs=0,
+            sheungs_m=int(rng.integers(0, 128)), sheungs_p=int(rng.integers(0, 128)),
+            sheungs_s=int(rng.integers(0, 128)), concealed_m=int(rng.integers(0, 128)),
+            concealed_p=int(rng.integers(0, 128)), concealed_s=int(rng.integers(0, 128)),
+            n_sheungs=int(rng.integers(0, 6)), eyes=int(rng.integers(-1, 34)), single_wait=int(rng.integers(0, 2)),
+            quads=int(rng.integers(0, 4)), orphans_m=int(rng.integers(0, 512)), orphans_p=int(rng.integers(0, 512)),
+            orphans_s=int(rng.integers(0, 512)),
+        )
+
+
+@pytest.fixture(scope="module")
+def records():
+    return list(random_features(np.random.default_rng(18), 300))
+
+
+def test_evaluate_is_every_predicate(records):
+    for f in records:
+        got_rows, got_units = rows.evaluate(f)
+        expected = 0
+        for r, row in enumerate(rows.REGISTRY):
+            u = int(row.predicate(f))
+            assert u >= 0
+            expected |= (u != 0) << r
+            if r in rows.UNIT_ROWS:
+                assert (got_units >> rows.UNIT_SHIFT[r]) & rows.UNIT_MASK[r] == min(u, rows.UNIT_MASK[r]), row.id
+            else:
+                assert u <= 1, row.id
+        assert got_rows == expected
+
+
+def test_the_scoped_evaluators_split_the_rows(records):
+    for f in records:
+        every = rows.evaluate(f)
+        hand = rows.evaluate_hand(f)
+        interpretation = rows.evaluate_interpretation(f)
+        assert hand[0] & ~rows.HAND_BITS == 0 and interpretation[0] & rows.HAND_BITS == 0
+        assert hand[0] | interpretation[0] == every[0]
+        assert hand[1] & interpretation[1] == 0 and hand[1] | interpretation[1] == every[1]
+
+
+def test_hand_rows_read_only_the_context(records):
+    """Rows of scope ``hand`` are evaluated once per win, on a record with blank interpretation fields."""
+    for f in records:
+        blank = Features(**{name: (getattr(f, name) if name in CONTEXT_FIELDS else 0) for name in Features._fields})
+        assert rows.evaluate_hand(f) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1))
+
+
+def test_interpretation_rows_do_not_read_self_draw(records):
+    """Waits analysis scores the self-drawn win by evaluating again only the rows of scope ``hand``."""
+    for f in records:
+        assert rows.evaluate_interpretation(f) == rows.evaluate_interpretation(f._replace(self_drawn=1 - f.self_drawn))
+
+
+def test_wind_pong_units():
+    # East and South pongs, seat South, round East: 2 pongs + seat bonus + round bonus
+    f = next(random_features(np.random.default_rng(0), 1))._replace(pongs=(1 << 27) | (1 << 28), seat=1, round_wind=0)
+    assert rows.wind_pong(f) == 4
+    assert rows.wind_pong(f._replace(pongs=0)) == 0
+
+
+def test_generated_evaluators_use_the_disk_cache():
+    """Generated from the registry with ``exec``, yet under the file name of codegen.py, so numba can cache them."""
+    from numba.core.caching import NullCache
+
+    for func in (rows.evaluate, rows.evaluate_hand, rows.evaluate_interpretation):
+        assert not isinstance(func._cache, NullCache)
+        assert Path(func.py_func.__code__.co_filename) == Path(codegen.__file__)
+    names = {func._cache._cache_file._index_name for func in (rows.evaluate, rows.evaluate_hand,
+                                                               rows.evaluate_interpretation)}
+    assert len(names) == 3
+
+
+def test_shape_enum_is_shared():
+    assert rules.Shape is Shape is fastscore.Shape
