@@ -31,7 +31,6 @@ import numpy as np
 from ._jit import jit, jit_batch, jit_inline, prange
 from .decompose import (
     MAX_DECOMPOSITIONS,
-    N_KINDS,
     add_tile_codes,
     fill_counts,
     honour_summary_row,
@@ -53,7 +52,7 @@ from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
 from ._bits import prefetch
 from .checks import row_fault
 from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
-from .tiles import MAX_DECLARED
+from .tiles import MAX_DECLARED, N_KINDS, SetKind
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
@@ -77,7 +76,8 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
 N_INFO = 13
 
 STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
-SHEUNG, PONG, GONG, CONCEALED_GONG = 1, 2, 3, 4
+# SetKind values, as plain ints for the kernels.
+SHEUNG, PONG, GONG, CONCEALED_GONG = (int(k) for k in tuple(SetKind)[1:])
 
 
 @jit_inline
