@@ -92,20 +92,9 @@ class SurveyResult:
 
     # ----------------------------------------------------------------------- output
 
-    # ----------------------------------------------------------------------- output
-
     def to_parquet(self, path) -> Path:
-        """Write every tally as one long table (pyarrow), the context in the schema metadata.
-
-        Columns: ``table`` (``rules`` / ``compare`` / ``change``), ``statistic``
-        (``total``, ``row``, ``shape``, ``chicken``, ``illegal``, ``payout``,
-        ``payout_change``), ``key`` (row id, shape name, payout value as text,
-        ``lower``/``equal``/``higher``, or empty), ``unweighted`` and
-        ``weighted`` (int64 exact tallies), ``unweighted_fraction`` and
-        ``weighted_fraction`` (float64, tally / total).  Metadata key
-        ``fastscore.survey`` holds the JSON of :attr:`context` plus hands,
-        scorings, unit, multiplicity and seconds.  Returns ``path`` as a Path
-        (:func:`fastscore.survey.report.write_parquet`).
+        """Write every tally as one long table (pyarrow), the context in the schema metadata; returns
+        ``path`` as a Path.  Columns and metadata: :func:`fastscore.survey.report.write_parquet`.
         """
         return write_parquet(self, path)
 
