@@ -148,7 +148,7 @@ def not_ready(n: int, seed: int = SEED) -> HandBatch:
     on the first pass), until every row has ``n_waits == 0`` under
     :func:`fastscore.waits_batch`; every row passes validation.
     """
-    batch = sample_ready(n, seed).take(slice(None))  # a writable copy (samples are sealed)
+    batch = sample_ready(n, seed).take(slice(None))  # a copy to change
     held = _held(batch)
     n_tiles = batch.concealed.sum(axis=1)
     rng = np.random.default_rng(seed)
@@ -179,7 +179,7 @@ def not_ready(n: int, seed: int = SEED) -> HandBatch:
         raise RuntimeError(f"{todo.size} hands still ready after 50 swaps")
     if not ((held == _held(batch)).all() and held.max() <= 4 and (batch.concealed.sum(axis=1) == n_tiles).all()):
         raise RuntimeError("not_ready built an invalid hand")
-    # Built from arrays as a research script would: validated once and sealed, like every constructed batch.
+    # Built from arrays as a research script would: plain columns, checked row by row inside the kernels.
     return HandBatch.from_arrays(batch.concealed, batch.declared, None, self_drawn=batch.self_drawn, seat=batch.seat,
                                  round=batch.round, flowers=batch.flowers, streak=batch.streak, closing=batch.closing)
 
@@ -209,7 +209,7 @@ def _add_declared(held, declared):
 
 def with_win(batch: HandBatch, tile: int) -> HandBatch:
     """The hands of a 16-tile batch with every winning tile set to ``tile`` (won on a discard),
-    built with :meth:`HandBatch.from_arrays`: validated and sealed, as a user would build it.
+    built with :meth:`HandBatch.from_arrays` (plain columns over the arrays), as a user would build it.
 
     Rows already holding four ``tile`` are flagged (fifth copy) and skipped by
     :func:`fastscore.score_batch`, as the waits analysis excludes them.

@@ -80,7 +80,7 @@ def test_score_family_reference(benchmark, family):
 @pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
 @pytest.mark.parametrize("n", SIZES[1:], ids=size_id)
 def test_win_check(benchmark, n, impl):
-    """:func:`fastscore.win_check` on a built (sealed) batch: 17 tiles (concealed + winning tile), no scoring."""
+    """:func:`fastscore.win_check` on a built batch: 17 tiles (concealed + winning tile), no scoring."""
     batch = winning(n)
     # Load both builds and the win-check table outside the timing.
     win_check(batch.take(slice(0, 8)))
