@@ -42,9 +42,9 @@ from .decompose import (
     specials_possible,
     standard_from_info,
     thirteen_orphans_split,
-    wait_mask_info,
     without_win_code,
 )
+from .wait_shapes import wait_mask_info
 from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context
 from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \

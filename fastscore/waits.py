@@ -18,7 +18,8 @@ from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
 from .checks import flag_faults, kernel_columns, row_fault
 from ._bits import prefetch
-from .decompose import add_tile_codes, maybe_ready, wait_mask_info
+from .decompose import add_tile_codes
+from .wait_shapes import maybe_ready, wait_mask_info
 from .evaluate import lowest_bit, pack_rules, popcount
 from .kernel import (
     BLOCK,
@@ -42,7 +43,7 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
                 mask, payout_discard, payout_self_draw, n_waits, codes):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
-    Most hands that are not ready leave after :func:`fastscore.decompose.maybe_ready`
+    Most hands that are not ready leave after :func:`fastscore.wait_shapes.maybe_ready`
     (table lookups straight from the input rows), the rest after the wait
     mask, before any scoring; a ready hand is loaded once and
     :func:`fastscore.kernel.interpret_loaded` scores each waiting tile.

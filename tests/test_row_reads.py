@@ -82,7 +82,7 @@ def test_count_waits_takes_a_strided_count_vector():
     row reads: on 200 ready hands a strided view gives the waits of ``waits_batch``."""
     from fastscore import sample_ready, waits_batch
     from fastscore.batch import held_counts
-    from fastscore.decompose import count_waits
+    from fastscore.wait_shapes import count_waits
     from fastscore.tables import kernel_tables
 
     batch = sample_ready(200, seed=11)

@@ -1,0 +1,341 @@
+"""Kernels that find the waits of a 16-tile hand (RULES.md section 7): which kinds complete it.
+
+Numba kernels over ``(34,) int64`` count vectors and batch rows, on the shape
+tests of :mod:`fastscore.decompose` and the per-suit wait hints of
+:mod:`fastscore.tables`: a quick screen of hands that cannot be ready
+(:func:`maybe_ready`), the wait mask of a hand (:func:`wait_mask_info`), and the
+special shapes' waits.  They assume valid input and never allocate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit, jit_inline
+from .decompose import (
+    ORPHANS,
+    _hint,
+    _is_orphan,
+    fill_counts,
+    honour_summary,
+    honour_summary_row,
+    row_code,
+    sixteen_orphans_eyes,
+    suit_code,
+    thirteen_orphans_split,
+)
+from .tables import HAS_NINE, HAS_ONE, ONES_SHIFT, ORPHAN_SUIT, THREES_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
+from .tiles import MAX_DECLARED, N_KINDS
+
+
+@jit
+def wait_mask(counts16, n_declared, held16, suit_info):
+    """Bitmask (bit t for tile t) of the waits of a 16-tile hand (section 7).
+
+    counts16 : (34,) int64, concealed tiles (restored on return); held16 :
+    (34,) int64, all 16 tiles with declared sets, for excluding kinds already
+    held four times.  Standard waits come from the per-suit wait masks; the
+    special shapes are tried tile by tile only when the per-suit hints and a
+    count of the honours allow them.
+    """
+    i0 = np.int64(suit_info[suit_code(counts16, 0)])
+    i1 = np.int64(suit_info[suit_code(counts16, 9)])
+    i2 = np.int64(suit_info[suit_code(counts16, 18)])
+    # One contiguous vector serves as the row (N = 1) and as the scratch the special waits use.
+    counts = np.ascontiguousarray(counts16)
+    waits = wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, i0, i1, i2, honour_summary(counts))
+    return waits & ~fours_mask(held16)  # kinds already held four times
+
+
+@jit
+def fours_mask(held16):
+    """Bitmask of the kinds held four times among ``held16`` (34,)."""
+    fours = 0
+    for t in range(N_KINDS):
+        fours |= np.int64(held16[t] >= 4) << t
+    return fours
+
+
+@jit
+def _suit_waits(info, eyes):
+    """Tiles (9-bit) completing a suit whose ``suit_info`` entry is ``info`` when the rest holds ``eyes`` eyes.
+
+    Only codes of ``3k + 2`` tiles have wait-as-sets bits and only ``3k + 1``
+    codes wait-with-eyes bits, so the suit's tile count needs no test.
+    Branch-free: ``eyes`` comes from table entries that may miss the cache.
+    """
+    sets = ((info >> WAIT_SETS_SHIFT) & 511) * np.int64(eyes == 1)
+    return sets | ((info >> WAIT_EYES_SHIFT) & 511) * np.int64(eyes == 0)
+
+
+@jit_inline
+def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours):
+    """The kinds that complete the 16 tiles of row ``i`` of ``concealed`` (N, 34), given the three suits'
+    ``suit_info`` entries and ``honours``, the :func:`honour_summary_row` of the row: :func:`wait_mask`
+    with the kinds already held four times still in (the batch kernels drop them per waiting kind,
+    :func:`fastscore.kernel.drop_held_fours`).
+
+    ``counts`` is (34,) int64 scratch: the row is copied there only when a special shape may wait.
+    """
+    h_ones, h_pairs, h_threes, h_fours, h_kinds, pair_mask, single, _ = honours
+    ok0 = (i0 & 3) != 0
+    ok1 = (i1 & 3) != 0
+    ok2 = (i2 & 3) != 0
+    e0 = (i0 >> 1) & 1
+    e1 = (i1 >> 1) & 1
+    e2 = (i2 >> 1) & 1
+    mask = 0
+    # A number tile of suit s: the other suits and the honours must already be complete.
+    if h_ones == 0 and h_fours == 0:
+        if ok1 and ok2:
+            mask |= _suit_waits(i0, h_pairs + e1 + e2)
+        if ok0 and ok2:
+            mask |= _suit_waits(i1, h_pairs + e0 + e2) << 9
+        if ok0 and ok1:
+            mask |= _suit_waits(i2, h_pairs + e0 + e1) << 18
+    # An honour tile: every number suit complete, the honours complete after the addition:
+    # a single becomes the eyes, or a pair becomes a pong.
+    if ok0 and ok1 and ok2 and h_fours == 0:
+        suit_eyes = e0 + e1 + e2
+        if h_ones == 1:
+            if h_pairs + 1 + suit_eyes == 1:
+                mask |= 1 << single
+        elif h_ones == 0 and h_pairs - 1 + suit_eyes == 1:
+            mask |= pair_mask
+    if n_declared == 0:
+        ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
+        threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
+        nico = (ones == 0 and threes <= 2) or (ones == 1 and threes == 1)
+        orphans = h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6
+        if nico or orphans:
+            fill_counts(concealed, i, counts, -1)
+            if nico:
+                mask |= _nico_waits(counts)
+            if orphans:
+                mask |= _orphans_waits(counts, i0, i1, i2)
+    return mask
+
+
+@jit_inline
+def maybe_ready(concealed, declared, i, suit_info):
+    """False only if hand ``i`` (rows of ``concealed`` (N, 34) and ``declared`` (N, 5, 2)) has no wait.
+
+    A cheap first pass of :func:`wait_mask` straight from the input rows: the
+    standard waits from the three table entries and the honour counts, the
+    special shapes from the table hints.  Kinds held four times are not
+    taken off, so a True still needs :func:`wait_mask`.  Branch-free: the
+    tests depend on table entries that miss the cache, and a mispredicted
+    branch on them would wait for each miss in turn.
+    """
+    i0 = np.int64(suit_info[row_code(concealed, i, 0)])
+    i1 = np.int64(suit_info[row_code(concealed, i, 9)])
+    i2 = np.int64(suit_info[row_code(concealed, i, 18)])
+    h_ones, h_pairs, h_threes, h_fours, h_kinds = honour_summary_row(concealed, i, -1)[:5]
+    ok0 = np.int64((i0 & 3) != 0)
+    ok1 = np.int64((i1 & 3) != 0)
+    ok2 = np.int64((i2 & 3) != 0)
+    e0 = (i0 >> 1) & 1
+    e1 = (i1 >> 1) & 1
+    e2 = (i2 >> 1) & 1
+    # A number tile of one suit (as wait_mask_info): the others and the honours complete, then
+    # that suit waits as sets (the eyes are elsewhere) or with the eyes (none elsewhere).
+    clean = np.int64(h_ones == 0) & np.int64(h_fours == 0)
+    x0 = h_pairs + e1 + e2
+    x1 = h_pairs + e0 + e2
+    x2 = h_pairs + e0 + e1
+    s0 = ok1 & ok2 & np.int64(_suit_waits(i0, x0) != 0)
+    s1 = ok0 & ok2 & np.int64(_suit_waits(i1, x1) != 0)
+    s2 = ok0 & ok1 & np.int64(_suit_waits(i2, x2) != 0)
+    number = clean & (s0 | s1 | s2)
+    # An honour tile: every suit complete; a single becomes the eyes or a pair a pong.
+    eyes = h_pairs + e0 + e1 + e2
+    honour = ok0 & ok1 & ok2 & np.int64(h_fours == 0) & (
+        (np.int64(h_ones == 1) & np.int64(eyes == 0)) | (clean & np.int64(h_pairs > 0) & np.int64(eyes == 2))
+    )
+    # The special shapes need no declared set.
+    kinds = np.int64(0)
+    for k in range(MAX_DECLARED):
+        kinds |= np.int64(declared[i, k, 0])
+    ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
+    threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
+    nico = (np.int64(ones == 0) & np.int64(threes <= 2)) | (np.int64(ones == 1) & np.int64(threes == 1))
+    ends = _ends(i0) + _ends(i1) + _ends(i2)
+    # 16 Orphans (as _orphans_waits): with six honours the wait is the seventh and every suit must already
+    # be an orphan sheung shape; with all seven, at most one suit may be short of one.
+    short = _suits_short_of_orphans(i0, i1, i2)
+    sixteen = (np.int64(h_kinds == 6) & np.int64(short == 0)) | (np.int64(h_kinds == 7) & np.int64(short <= 1))
+    orphans = np.int64(h_kinds + ends >= 12) | sixteen
+    return (number | honour | (np.int64(kinds == 0) & (nico | orphans))) != 0
+
+
+@jit_inline
+def _suits_short_of_orphans(i0, i1, i2):
+    """Number suits whose ``suit_info`` hint is not an orphan sheung shape (``ORPHAN_SUIT``, 16 Orphans)."""
+    return np.int64((i0 & ORPHAN_SUIT) == 0) + np.int64((i1 & ORPHAN_SUIT) == 0) + np.int64((i2 & ORPHAN_SUIT) == 0)
+
+
+@jit_inline
+def _ends(info):
+    """Terminals (the 1 and the 9) held in a suit, from its ``suit_info`` hints."""
+    return np.int64((info & HAS_ONE) != 0) + np.int64((info & HAS_NINE) != 0)
+
+
+@jit
+def _nico_waits(counts16):
+    """Bitmask of the Nico Nico waits of 16 concealed tiles (seven pairs and a pong, 5.1).
+
+    With no odd kind, any pair can become the pong; with one single and one
+    three, only the single; with two threes, either three (four of a kind
+    then counts as two pairs); anything else has no Nico Nico wait.
+    """
+    ones = 0
+    threes = 0
+    single = 0
+    three_mask = 0
+    pairs_mask = 0
+    for t in range(N_KINDS):
+        c = counts16[t]
+        is_one = 1 if c == 1 else 0
+        is_three = 1 if c == 3 else 0
+        ones += is_one
+        threes += is_three
+        single += is_one * t
+        three_mask |= is_three << t
+        pairs_mask |= (1 if c == 2 else 0) << t
+    if ones == 0 and threes == 0:
+        return pairs_mask
+    if ones == 1 and threes == 1:
+        return 1 << single
+    if ones == 0 and threes == 2:
+        return three_mask
+    return 0
+
+
+@jit
+def _thirteen_full_waits(counts16):
+    """13 Orphans waits of 16 tiles holding every orphan: the three extra tiles
+    plus the winning tile must be an orphan eyes and one set."""
+    y0 = -1
+    y1 = -1
+    y2 = -1
+    n = 0
+    for t in range(N_KINDS):
+        c = counts16[t] - (1 if _is_orphan(t) else 0)
+        for _ in range(c):
+            if n == 0:
+                y0 = t
+            elif n == 1:
+                y1 = t
+            else:
+                y2 = t
+            n += 1
+    if n != 3:
+        return 0
+    mask = 0
+    # The winning tile is the eyes orphan and the extras are a set.
+    if (y0 == y1 and y1 == y2) or (y0 < 27 and y0 % 9 <= 6 and y1 == y0 + 1 and y2 == y0 + 2):
+        for o in ORPHANS:
+            mask |= 1 << o
+    # One extra is the eyes orphan; the other two and the winning tile are a set.
+    for k in range(3):
+        e = y0 if k == 0 else (y1 if k == 1 else y2)
+        if not _is_orphan(e):
+            continue
+        u = y1 if k == 0 else y0
+        v = y1 if k == 2 else y2
+        if u == v:
+            mask |= 1 << u
+        elif u < 27 and u // 9 == v // 9:
+            if v == u + 1:
+                if u % 9 >= 1:
+                    mask |= 1 << (u - 1)
+                if u % 9 <= 6:
+                    mask |= 1 << (u + 2)
+            elif v == u + 2:
+                mask |= 1 << (u + 1)
+    return mask
+
+
+@jit
+def _orphans_waits(counts16, i0, i1, i2):
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``).
+
+    13 Orphans needs all 13 terminals and honours after the win, so with one
+    missing only that tile can complete it, with two or more none; 16 Orphans
+    likewise needs all seven honours, and every number suit an orphan sheung
+    shape (the ``ORPHAN_SUIT`` hint) after the win: with two suits short of
+    one none, with one only its tiles, with none only a kind held once (the
+    new eyes), and only if no kind is held twice yet.  Only the remaining
+    candidates are tried.
+    """
+    missing13 = 0
+    last13 = -1
+    for o in ORPHANS:
+        if counts16[o] == 0:
+            missing13 += 1
+            last13 = o
+    missing16 = 0
+    last16 = -1
+    for t in range(27, 34):
+        if counts16[t] == 0:
+            missing16 += 1
+            last16 = t
+    if missing16 <= 1:
+        # 16 Orphans holds at most 4 tiles of a number suit and no kind three times.
+        for base in range(0, 27, 9):
+            n = 0
+            for i in range(9):
+                n += counts16[base + i]
+                if counts16[base + i] > 2:
+                    missing16 = 2
+            if n > 4:
+                missing16 = 2
+        for t in range(27, 34):
+            if counts16[t] > 2:
+                missing16 = 2
+    mask = 0
+    if missing13 == 1:
+        counts16[last13] += 1
+        if thirteen_orphans_split(counts16, 0, 0)[0] >= 0:
+            mask |= 1 << last13
+        counts16[last13] -= 1
+    elif missing13 == 0:
+        mask |= _thirteen_full_waits(counts16)
+    lo16 = 0
+    hi16 = N_KINDS
+    eyes_only = False  # the win can only be the eyes: a kind held once
+    if missing16 == 1:
+        lo16 = last16
+        hi16 = last16 + 1
+    elif missing16 == 0:
+        short = _suits_short_of_orphans(i0, i1, i2)
+        if short >= 2:
+            missing16 = 2
+        elif short == 1:
+            lo16 = 0 if (i0 & ORPHAN_SUIT) == 0 else (9 if (i1 & ORPHAN_SUIT) == 0 else 18)
+            hi16 = lo16 + 9
+        else:
+            eyes_only = True
+            for t in range(N_KINDS):
+                if counts16[t] == 2:
+                    missing16 = 2
+    if missing16 <= 1:
+        for t in range(lo16, hi16):
+            if counts16[t] > 1 or (eyes_only and counts16[t] == 0):
+                continue
+            counts16[t] += 1
+            if sixteen_orphans_eyes(counts16, 0) >= 0:
+                mask |= 1 << t
+            counts16[t] -= 1
+    return mask
+
+
+@jit
+def count_waits(counts16, n_declared, held16, suit_info):
+    """Number of waits of a 16-tile hand (see :func:`wait_mask`)."""
+    mask = wait_mask(counts16, n_declared, held16, suit_info)
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
