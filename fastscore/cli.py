@@ -32,6 +32,8 @@ from typing import NoReturn
 
 import click
 
+from . import _display
+
 
 class _Commands(click.Group):
     """The command group: Ctrl-C anywhere in a command exits 130 (click's own handling says
@@ -136,21 +138,6 @@ def _fail(message: str) -> NoReturn:
     raise click.exceptions.Exit(2)
 
 
-def _console():
-    from rich.console import Console
-
-    # soft_wrap: a line is never broken at the terminal width (piped output stays one record a line).
-    return Console(highlight=False, soft_wrap=True)
-
-
-def _print_bad_rows(first: list[str], n_bad: int) -> None:
-    """The first bad rows' messages on stderr, and how many more there are."""
-    for message in first:
-        click.echo(f"bad {message}", err=True)
-    if n_bad > len(first):
-        click.echo(f"... and {n_bad - len(first):,} more bad rows (see the error column of the output)", err=True)
-
-
 def _rule_table(rules: Path | None):
     """The rule table of ``--rules`` (exit 2 on a bad file)."""
     from .rules import resolve_rules
@@ -209,7 +196,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
         return
     from rich.table import Table
 
-    console = _console()
+    console = _display.console()
     console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
@@ -281,7 +268,7 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
     tiles = result
     from rich.table import Table
 
-    console = _console()
+    console = _display.console()
     console.print(f"{hand}; {_context_line(**context)}")
     if not tiles:
         console.print("not ready: no tile completes the hand")
@@ -295,72 +282,6 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
 
 
 # --------------------------------------------------------------------------- batches
-
-
-def _print_score_summary(summary, console, top: int = 10) -> None:
-    """The shapes, legal share, mean payout and most frequent rows of a :class:`fastscore.jobs.ScoreSummary`."""
-    import numpy as np
-
-    from .rules import ROW_IDS, SHAPE_NAMES
-
-    scored = summary.rows - summary.bad
-    shapes = _count_table("shape", "shapes")
-    for name, count in zip(("no win",) + SHAPE_NAMES, summary.shapes.tolist()):
-        if count:
-            shapes.add_row(name, f"{count:,}", _share(count, scored))
-    console.print(shapes)
-    console.print(f"legal: {_share(summary.legal, scored)} of scored rows ({summary.legal:,})")
-    mean = summary.payout / scored if scored else 0.0
-    # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
-    mean_legal = summary.payout / summary.legal if summary.legal else 0.0
-    console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
-    order = np.argsort(-summary.row_hits, kind="stable")[:top]
-    rows = _count_table("row", f"top {top} rows by frequency")
-    for r in order:
-        if summary.row_hits[r]:
-            rows.add_row(ROW_IDS[r], f"{int(summary.row_hits[r]):,}", _share(int(summary.row_hits[r]), scored))
-    console.print(rows)
-
-
-def _print_waits_summary(summary, console, top: int = 10) -> None:
-    """The ready share, waits counts and most waited tiles of a :class:`fastscore.jobs.WaitsSummary`."""
-    import numpy as np
-
-    from .tiles import TILE_NAMES
-
-    scored = summary.rows - summary.bad
-    ready = scored - int(summary.n_waits[0])
-    waits_total = int((summary.n_waits * np.arange(35)).sum())
-    console.print(f"ready: {_share(ready, scored)} of analysed rows ({ready:,}); "
-                  f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
-    counts = _count_table("waits", "hands by number of waits")
-    for k, count in enumerate(summary.n_waits.tolist()):
-        if count:
-            counts.add_row(str(k), f"{count:,}", _share(count, scored))
-    console.print(counts)
-    order = np.argsort(-summary.tile_hits, kind="stable")[:top]
-    tiles = _count_table("tile", f"top {top} waited tiles")
-    for t in order:
-        if summary.tile_hits[t]:
-            tiles.add_row(TILE_NAMES[t], f"{int(summary.tile_hits[t]):,}", _share(int(summary.tile_hits[t]), scored))
-    console.print(tiles)
-
-
-def _print_summary(kind: str, summary, console) -> None:
-    (_print_score_summary if kind == "score" else _print_waits_summary)(summary, console)
-
-
-def _count_table(first: str, title: str):
-    """A table ``first | hands | share`` with the numbers right-aligned."""
-    from rich.table import Table
-
-    table = Table(first, "hands", "share", title=title)
-    table.columns[1].justify = table.columns[2].justify = "right"
-    return table
-
-
-def _share(count: int, total: int) -> str:
-    return f"{100 * count / total:.1f}%" if total else "-"
 
 
 def _disable(progress: bool | None) -> bool | None:
@@ -432,14 +353,14 @@ def _run_batch(
         raise click.exceptions.Exit(130) from None
 
     summary = job.summary
-    console = _console()
-    _print_bad_rows(summary.first_errors, summary.bad)
+    console = _display.console()
+    _display.print_bad_rows(summary.first_errors, summary.bad)
     rate = summary.rows / job.seconds if job.seconds > 0 else 0.0
     console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {job.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
     if output is not None:
         console.print(f"wrote {output}")
-    _print_summary(kind, summary, console)
+    _display.print_summary(kind, summary, console)
 
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
@@ -600,13 +521,13 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     for part in done.summaries:
         summary.merge(part)
 
-    console = _console()
-    _print_bad_rows(summary.first_errors, done.bad_rows)
+    console = _display.console()
+    _display.print_bad_rows(summary.first_errors, done.bad_rows)
     rate = done.rows / done.seconds if done.seconds > 0 else 0.0
     console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
                   f"hands per second: {rate:,.0f}")
     console.print(f"wrote {output} ({len(done.paths)} parts)")
-    _print_summary(kind, summary, console)
+    _display.print_summary(kind, summary, console)
 
 
 # --------------------------------------------------------------------------- surveys
@@ -683,10 +604,10 @@ def survey(
         page = result.report(output)
     except (ImportError, ValueError, OSError) as exc:
         _fail(str(exc))
-    console = _console()
+    console = _display.console()
     console.print(f"hands: {result.hands:,}  scorings: {result.scorings:,}  wall time: {result.seconds:.1f} s  "
                   f"scorings per second: {result.scorings / result.seconds if result.seconds else 0.0:,.0f}")
-    rows = _count_table("row", "top 10 rows by frequency (weighted by multiplicity)")
+    rows = _display.count_table("row", "top 10 rows by frequency (weighted by multiplicity)")
     rows.columns[1].header = "unweighted share"
     rows.columns[2].header = "weighted share"
     unweighted = result.row_frequency(weighted=False)

@@ -1,0 +1,94 @@
+"""What the command line prints: the console, the summaries of a batch job, the first bad rows.
+
+Kept apart from :mod:`fastscore.cli` (the click commands): rich is imported only
+when something is printed.
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["console", "count_table", "print_bad_rows", "print_summary", "share"]
+
+
+def console():
+    """A rich console on stdout that never wraps a line (piped output stays one record a line)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_bad_rows(first: list[str], n_bad: int) -> None:
+    """The first bad rows' messages on stderr, and how many more there are."""
+    for message in first:
+        click.echo(f"bad {message}", err=True)
+    if n_bad > len(first):
+        click.echo(f"... and {n_bad - len(first):,} more bad rows (see the error column of the output)", err=True)
+
+
+def _print_score_summary(summary, console, top: int = 10) -> None:
+    """The shapes, legal share, mean payout and most frequent rows of a :class:`fastscore.jobs.ScoreSummary`."""
+    import numpy as np
+
+    from .rules import ROW_IDS, SHAPE_NAMES
+
+    scored = summary.rows - summary.bad
+    shapes = count_table("shape", "shapes")
+    for name, count in zip(("no win",) + SHAPE_NAMES, summary.shapes.tolist()):
+        if count:
+            shapes.add_row(name, f"{count:,}", share(count, scored))
+    console.print(shapes)
+    console.print(f"legal: {share(summary.legal, scored)} of scored rows ({summary.legal:,})")
+    mean = summary.payout / scored if scored else 0.0
+    # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
+    mean_legal = summary.payout / summary.legal if summary.legal else 0.0
+    console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
+    order = np.argsort(-summary.row_hits, kind="stable")[:top]
+    rows = count_table("row", f"top {top} rows by frequency")
+    for r in order:
+        if summary.row_hits[r]:
+            rows.add_row(ROW_IDS[r], f"{int(summary.row_hits[r]):,}", share(int(summary.row_hits[r]), scored))
+    console.print(rows)
+
+
+def _print_waits_summary(summary, console, top: int = 10) -> None:
+    """The ready share, waits counts and most waited tiles of a :class:`fastscore.jobs.WaitsSummary`."""
+    import numpy as np
+
+    from .tiles import TILE_NAMES
+
+    scored = summary.rows - summary.bad
+    ready = scored - int(summary.n_waits[0])
+    waits_total = int((summary.n_waits * np.arange(35)).sum())
+    console.print(f"ready: {share(ready, scored)} of analysed rows ({ready:,}); "
+                  f"mean waits per ready hand {waits_total / ready if ready else 0.0:.2f}")
+    counts = count_table("waits", "hands by number of waits")
+    for k, count in enumerate(summary.n_waits.tolist()):
+        if count:
+            counts.add_row(str(k), f"{count:,}", share(count, scored))
+    console.print(counts)
+    order = np.argsort(-summary.tile_hits, kind="stable")[:top]
+    tiles = count_table("tile", f"top {top} waited tiles")
+    for t in order:
+        if summary.tile_hits[t]:
+            tiles.add_row(TILE_NAMES[t], f"{int(summary.tile_hits[t]):,}", share(int(summary.tile_hits[t]), scored))
+    console.print(tiles)
+
+
+def print_summary(kind: str, summary, console) -> None:
+    """The summary of a ``score`` or ``waits`` job (:mod:`fastscore.jobs`) on ``console``."""
+    (_print_score_summary if kind == "score" else _print_waits_summary)(summary, console)
+
+
+def count_table(first: str, title: str):
+    """A table ``first | hands | share`` with the numbers right-aligned."""
+    from rich.table import Table
+
+    table = Table(first, "hands", "share", title=title)
+    table.columns[1].justify = table.columns[2].justify = "right"
+    return table
+
+
+def share(count: int, total: int) -> str:
+    """``count`` as a percentage of ``total`` (``-`` when there is none)."""
+    return f"{100 * count / total:.1f}%" if total else "-"
