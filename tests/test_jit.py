@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from fastscore import fastparse, kernel
@@ -89,17 +91,25 @@ def test_kernel_cache_folder_location(tmp_path, monkeypatch):
     assert kernel_cache_dir() == tmp_path / "mine"
 
 
-def test_locator_claims_only_the_package(tmp_path):
+def test_locator_claims_only_the_package(tmp_path, monkeypatch):
     """fastscore's cache locator answers for functions defined inside the package only; for any other
     (here one compiled through fastscore's own decorator from a test file) numba's locators decide."""
     import numba
 
     from fastscore import tables
+    from fastscore._cache import kernel_cache_dir
     from fastscore._jit import _KernelCacheLocator, jit
 
-    assert not numba.config.CACHE_DIR or pytest.skip("NUMBA_CACHE_DIR is set: numba's own locator applies")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("FASTSCORE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
     inside = _KernelCacheLocator.from_function(tables._annotate.py_func, tables.__file__)
-    assert inside is not None
+    assert isinstance(inside, _KernelCacheLocator)
+    assert Path(inside.get_cache_path()).is_relative_to(kernel_cache_dir())
+    # NUMBA_CACHE_DIR set (numba.config.CACHE_DIR): numba's own locator applies to every function.
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
+    assert _KernelCacheLocator.from_function(tables._annotate.py_func, tables.__file__) is None
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
     outside_file = tmp_path / "user.py"
     outside_file.write_text("def f(x):\n    return x\n")
     assert _KernelCacheLocator.from_function(tables._annotate.py_func, str(outside_file)) is None
