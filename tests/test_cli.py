@@ -338,7 +338,7 @@ def test_batch_progress_total_from_parquet(tmp_path):
 
 
 def test_batch_sample(tmp_path):
-    sample = pytest.importorskip("fastscore.sample")
+    from fastscore import sample
     out = tmp_path / "sample.parquet"
     result = invoke("batch", "--sample", "300", "--seed", "5", "-o", out, "--chunk-rows", "128")
     assert result.exit_code == 0, result.output
@@ -397,7 +397,7 @@ def test_waits_batch(tmp_path, ext):
 
 
 def test_waits_batch_sample(tmp_path):
-    sample = pytest.importorskip("fastscore.sample")
+    from fastscore import sample
     out = tmp_path / "ready.jsonl"
     result = invoke("waits-batch", "--sample", "200", "--seed", "2", "-o", out)
     assert result.exit_code == 0, result.output

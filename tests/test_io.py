@@ -371,7 +371,7 @@ def test_output_with_input_reads_back_as_input(tmp_path, ext):
 
 
 def test_hand_records_round_trip_sample():
-    sample = pytest.importorskip("fastscore.sample")
+    from fastscore import sample
     batch = sample.sample_winning(3000, 11)
     again = HandBatch.from_records(hand_records(batch))
     for name in ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error"):
