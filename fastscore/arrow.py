@@ -263,7 +263,6 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         # Many tiny chunks: one kernel call beats thousands.  Dictionaries decoded first: pyarrow
         # cannot unify chunk dictionaries that hold a null.
         part = _plain_strings(pa, part).combine_chunks()
-    over = np.zeros(n, dtype=np.bool_)
     start = 0
     for chunk in part.to_batches():  # "hand" is always among them
         stop = start + chunk.num_rows
@@ -276,7 +275,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         hand_code = np.zeros(stop - start, dtype=np.uint8)
         (_hands_parallel if parallel else _hands_serial)(
             _readonly(data), _readonly(offsets), _readonly(valid), bit0, _readonly(index), _BYTE_CLASS, _BYTE_VALUE,
-            batch.concealed[rows], batch.declared[rows], hand_code, over[rows])
+            batch.concealed[rows], batch.declared[rows], hand_code)
         codes[rows, _HAND] = hand_code
         # One offset type for all columns: two compiled kernels, not one per mix of string types.
         wide = any(b[1].dtype == np.int64 for b in buffers.values())

@@ -202,23 +202,12 @@ def _fault(concealed, declared, win, seat, round_wind, streak, closing, require_
     return fault
 
 
-if LITTLE_ENDIAN:
-    @jit
-    def _concealed_row(concealed, i):
-        """Row ``i`` of ``concealed`` (N, 34) uint8, C-contiguous rows, as :func:`_concealed_words`
-        gives it: four 8-byte loads and the last two counts."""
-        return (load_u64(concealed, i, 0), load_u64(concealed, i, 8), load_u64(concealed, i, 16),
-                load_u64(concealed, i, 24), np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << _BYTE))
-else:  # pragma: no cover - big-endian hosts
-    _concealed_row = _concealed_words
-
-
 @jit
 def _row_values(concealed, declared, win, seat, round_wind, streak, closing, i):
     """Everything :func:`row_fault` reads of row ``i``, as scalars, in straight-line code: the
     concealed counts as five words, the declared slots' kinds and tiles, win, seat, round, streak
     and closing."""
-    w0, w1, w2, w3, w4 = _concealed_row(concealed, i)
+    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
     return (w0, w1, w2, w3, w4,
             np.int64(declared[i, 0, 0]), np.int64(declared[i, 0, 1]), np.int64(declared[i, 1, 0]),
             np.int64(declared[i, 1, 1]), np.int64(declared[i, 2, 0]), np.int64(declared[i, 2, 1]),

@@ -238,16 +238,15 @@ def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
 
     ``counts`` (34,) and ``declared`` (5, 2) int8 must be zero; they are the
     output row itself (a count above 255 would wrap, but such a hand fails
-    the 16-tile check, and ``over`` is set at the fifth copy).
+    the 16-tile check; counts above 4 are the row checks' to flag).
 
     One left-to-right pass, one table look-up a byte (the hot loop), stopping
     at the first fault: every fault of a plain token is BAD_TOKEN, and a
     set's fault comes where the set stands, as in the Python parser.
-    Returns ``(code, over)``, ``over`` whether a concealed count passed 4.
+    Returns the code.
     """
     n_tiles = 0
     n_declared = 0
-    over = False
     d0 = s  # pending digits are data[d0:p]
     p = s
     while p < e:
@@ -258,22 +257,21 @@ def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
             continue
         if k == _C_SUIT:
             if d0 == p:
-                return _BAD_TOKEN, False  # suit letter with no digits
+                return _BAD_TOKEN  # suit letter with no digits
             base = byte_value[c]
             top = 7 if base == 27 else 9
             for q in range(d0, p):
                 v = int(data[q]) - _D0
                 if v == 0 or v > top:
-                    return _BAD_TOKEN, False  # 0 (red five), 8z, 9z
+                    return _BAD_TOKEN  # 0 (red five), 8z, 9z
                 t = base + v - 1
                 counts[t] += 1
-                over |= counts[t] > 4
             n_tiles += p - d0
             p += 1
             d0 = p
             continue
         if d0 != p:
-            return _BAD_TOKEN, False  # digits with no suit letter
+            return _BAD_TOKEN  # digits with no suit letter
         if k == _C_SPACE:
             p += 1
             d0 = p
@@ -284,7 +282,6 @@ def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
                 t = 31
                 p += 1
             counts[t] += 1
-            over |= counts[t] > 4
             n_tiles += 1
             p += 1
             d0 = p
@@ -295,10 +292,10 @@ def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
             while q < e and byte_class[data[q]] != _C_BRACKET:
                 q += 1
             if q == e or data[q] != close:
-                return _BAD_TOKEN, False  # unbalanced or nested bracket
+                return _BAD_TOKEN  # unbalanced or nested bracket
             code, kind, tile = _declared_set(data, p, q + 1)
             if code != _OK:
-                return code, False
+                return code
             if n_declared < MAX_DECLARED:
                 declared[n_declared, 0] = kind
                 declared[n_declared, 1] = tile
@@ -306,16 +303,16 @@ def _hand_groups(data, s, e, counts, declared, byte_class, byte_value):
             p = q + 1
             d0 = p
             continue
-        return _BAD_TOKEN, False  # unknown letter, 'f', a closing bracket
+        return _BAD_TOKEN  # unknown letter, 'f', a closing bracket
     if d0 != p:
-        return _BAD_TOKEN, False  # digits with no suit letter
+        return _BAD_TOKEN  # digits with no suit letter
     if n_tiles == 0 and n_declared == 0:
-        return _TILE_COUNT, False  # empty hand (any other text has a tile, a set or a fault)
+        return _TILE_COUNT  # empty hand (any other text has a tile, a set or a fault)
     if n_declared > MAX_DECLARED:
-        return _TILE_COUNT, False
+        return _TILE_COUNT
     if n_tiles + 3 * n_declared != 16:
-        return _TILE_COUNT, False
-    return _OK, over
+        return _TILE_COUNT
+    return _OK
 
 
 @jit
@@ -486,14 +483,13 @@ def _span(offsets, valid, bit0, index, i):
     return offsets[j], offsets[j + 1]
 
 
-def _hand_rows(data, offsets, valid, bit0, index, byte_class, byte_value, concealed, declared, code, over):
+def _hand_rows(data, offsets, valid, bit0, index, byte_class, byte_value, concealed, declared, code):
     """Parse N hands straight into ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
 
     ``data``, ``offsets``, ``valid``, ``bit0`` and ``index`` are the column's
     :func:`_string_buffers`: UTF-8 bytes, offsets, validity bitmap (empty: no
     nulls) starting at bit ``bit0``, and dictionary indices (empty: a plain column).
-    ``code`` (N,) gets each row's code, ``over`` (N,) whether a concealed
-    count passed 4.  The outputs must be zero; a faulty row's are partial
+    ``code`` (N,) gets each row's code.  The outputs must be zero; a faulty row's are partial
     (the Python parser rewrites them).  Compiled twice: :data:`_hands_parallel`
     and :data:`_hands_serial`.
     """
@@ -504,7 +500,7 @@ def _hand_rows(data, offsets, valid, bit0, index, byte_class, byte_value, concea
             if s < 0:
                 code[i] = _BAD_TOKEN  # hand must be a string
                 continue
-            c, over[i] = _hand_groups(data, s, e, concealed[i], declared[i], byte_class, byte_value)
+            c = _hand_groups(data, s, e, concealed[i], declared[i], byte_class, byte_value)
             code[i] = c if c == _OK else _hand_fault(data, s, e, c)
 
 
