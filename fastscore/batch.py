@@ -281,12 +281,8 @@ def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages:
     """``v`` as a C-contiguous ``dtype`` array: ``v`` itself when it is one already (the kernels
     check its rows), else a converted copy in which every value outside ``lo``-``hi`` (which the
     conversion could wrap) is flagged in ``error``/``messages`` and replaced by a safe one."""
-    if v.dtype == dtype and v.flags.c_contiguous and v.ndim > 0 and v.strides[-1] == v.itemsize:
-        return v
-    if v.dtype == dtype:
-        return np.ascontiguousarray(v)
-    if np.can_cast(v.dtype, dtype, casting="safe") or v.dtype == np.bool_:
-        return np.ascontiguousarray(v, dtype=dtype)
+    if v.dtype == dtype or np.can_cast(v.dtype, dtype, casting="safe"):
+        return np.ascontiguousarray(v, dtype=dtype)  # ``v`` itself when it fits already
     vi = v if v.dtype.kind == "i" or v.dtype.itemsize < 8 else v.astype(object)  # uint64 beyond int64
     if name == "declared":
         bad_slot = (vi[..., 0] < 0) | (vi[..., 0] > 4) | (vi[..., 1] < lo) | (vi[..., 1] > hi)
