@@ -4,9 +4,11 @@ The numba kernels do not check array bounds.  Every batch kernel (scoring,
 the win check, waits) runs :func:`row_fault` on each row inside its own loop,
 where the row is already in cache, and skips a row that fails it; so does
 :func:`check_batch`, which the text constructors and the file readers call
-once after parsing.  :func:`row_fault` only says whether a row is bad (straight
--line code, no call: a few nanoseconds a row); for the rows it flags, and only
-those, :func:`_fault` works out which check failed and where, and
+once after parsing.  :func:`row_fault` only says whether a row is bad, in
+straight-line code (about 20 ns a row): a declared slot and the winning tile
+look up, in small tables, whether they are valid and which copies they add,
+and the counts are tested eight kinds to a uint64.  For the rows it flags, and
+only those, :func:`_fault` works out which check failed and where, and
 :func:`fault_message` writes the message.
 
 A fault is an int64: the :class:`~fastscore.tiles.ErrorCode` in bits 0-7, the
@@ -74,6 +76,13 @@ def _over_four(w):
 
 
 @jit_inline
+def _high(w):
+    """The high bit of each byte of ``w | (w + 123 per byte)``: set where a byte of ``w`` is above 4
+    (:func:`_over_four` before its mask, to test several words with one mask)."""
+    return w | (w + _PLUS_123)
+
+
+@jit_inline
 def _byte_sum(w):
     """The sum of the eight bytes of ``w``, each at most 4 (so the sum fits a byte)."""
     return np.int64((w * _BYTE_ONES) >> _SHIFT_56)
@@ -117,20 +126,53 @@ def _concealed_summary(concealed, i, w0, w1, w2, w3, w4):
     return total, fifth
 
 
-@jit_inline
-def _add_at(d0, d1, d2, d3, d4, t, add):
-    """The byte vector ``d0``-``d4`` (as :func:`_concealed_words`) with the bytes of ``add`` added from
-    kind ``t`` on (``add``'s lowest byte to kind ``t``, the next to ``t + 1``...).  Selects, not branches."""
-    q = t >> 3
-    shift = np.uint64((t & 7) * 8)
-    lo = add << shift
-    hi = (add >> np.uint64(1)) >> (np.uint64(63) - shift)  # add >> (64 - shift): 0 when shift is 0
-    d0 += lo if q == 0 else _ZERO
-    d1 += (lo if q == 1 else _ZERO) + (hi if q == 0 else _ZERO)
-    d2 += (lo if q == 2 else _ZERO) + (hi if q == 1 else _ZERO)
-    d3 += (lo if q == 3 else _ZERO) + (hi if q == 2 else _ZERO)
-    d4 += (lo if q == 4 else _ZERO) + (hi if q == 3 else _ZERO)
-    return d0, d1, d2, d3, d4
+# Tables of the row check: a declared slot, read as ``kind | tile << 8`` (both bytes as stored),
+# looks up its row of _COPIES in _SLOT_ROWS; the winning tile its row in _WIN_ROWS.
+_EMPTY, _BAD_SLOT = 0, 255  # slot rows: no set (kind 0, a tile 0-33); out of range, or a bad sheung
+_ONE_COPY = 5  # rows 5 * 34 + t: one copy of t (the winning tile)
+#: The slot rows below this are exposed sets (kinds 1-3; a concealed gong is kind 4).
+_EXPOSED_BELOW = _CONCEALED_GONG * N_KINDS
+
+
+def _slot_rows() -> np.ndarray:
+    """``(65536,) uint8``: the row of :data:`_COPIES` of a declared slot ``kind | tile << 8``:
+    ``kind * 34 + tile`` for a set, :data:`_EMPTY` for kind 0 at a tile 0-33, :data:`_BAD_SLOT`
+    for a kind or tile out of range or a sheung that cannot start at its tile."""
+    rows = np.full(1 << 16, _BAD_SLOT, dtype=np.uint8)
+    for t in range(N_KINDS):
+        rows[t << 8] = _EMPTY
+        for kind in (_SHEUNG, _PONG, _GONG, _CONCEALED_GONG):
+            if kind != _SHEUNG or (t < 27 and t % 9 <= 6):
+                rows[kind | t << 8] = kind * N_KINDS + t
+    return rows
+
+
+def _win_rows() -> np.ndarray:
+    """``(256,) uint8``: the row of :data:`_COPIES` of a winning tile (its byte as stored): one copy
+    of ``t`` for 0-33, none for -1 (no winning tile) and out of range."""
+    rows = np.full(256, _BAD_SLOT, dtype=np.uint8)
+    rows[:N_KINDS] = _ONE_COPY * N_KINDS + np.arange(N_KINDS)
+    return rows
+
+
+def _copies_table() -> np.ndarray:
+    """``(256, 5) uint64``: row ``kind * 34 + t`` holds the copies that a declared set of ``kind``
+    (1-4) at tile ``t`` adds, as bytes laid out as :func:`_concealed_words`'s five words; row
+    ``5 * 34 + t`` one copy of ``t`` (the winning tile); every other row none."""
+    counts = np.zeros((256, 40), dtype=np.uint64)  # 40 bytes: five words of eight counts
+    for t in range(N_KINDS):
+        if t < 27 and t % 9 <= 6:
+            counts[_SHEUNG * N_KINDS + t, t:t + 3] = 1
+        counts[_PONG * N_KINDS + t, t] = 3
+        counts[_GONG * N_KINDS + t, t] = counts[_CONCEALED_GONG * N_KINDS + t, t] = 4
+        counts[_ONE_COPY * N_KINDS + t, t] = 1
+    shifts = (np.arange(40, dtype=np.uint64) % np.uint64(8)) * np.uint64(8)
+    return np.ascontiguousarray((counts << shifts).reshape(256, 5, 8).sum(axis=2, dtype=np.uint64))
+
+
+_SLOT_ROWS = _slot_rows()
+_WIN_ROWS = _win_rows()
+_COPIES = _copies_table()
 
 
 @jit_inline
@@ -178,16 +220,17 @@ def _fault(concealed, declared, win, seat, round_wind, streak, closing, require_
     elif total + 3 * n_declared != 16:
         fault = _TILE_COUNT
     else:
-        # The copies of the declared sets and the winning tile, as bytes added to the concealed counts
-        # (every index is in range here: slots checked, a sheung starts below kind 25), looked at eight
-        # kinds at a time.  ``fifth`` already names any concealed count above 4.
-        d0 = d1 = d2 = d3 = d4 = _ZERO
-        for k in range(MAX_DECLARED):
-            kind = np.int64(declared[i, k, 0])
-            add = np.uint64(0x010101 * np.int64(kind == _SHEUNG) + 3 * np.int64(kind == _PONG)
-                            + 4 * np.int64(kind >= _GONG))
-            d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, np.int64(declared[i, k, 1]), add)
-        d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, max(w, 0), np.uint64(w >= 0))
+        # The copies of the declared sets and the winning tile (every slot is valid here), as bytes
+        # added to the concealed counts, looked at eight kinds at a time.  ``fifth`` already names any
+        # concealed count above 4.
+        r0, r1, r2, r3, r4 = (_slot_row(declared, i, 0), _slot_row(declared, i, 1), _slot_row(declared, i, 2),
+                              _slot_row(declared, i, 3), _slot_row(declared, i, 4))
+        rw = np.uint64(_WIN_ROWS[np.uint8(win[i])])
+        d0 = _copies(_ZERO, r0, r1, r2, r3, r4, rw, 0)
+        d1 = _copies(_ZERO, r0, r1, r2, r3, r4, rw, 1)
+        d2 = _copies(_ZERO, r0, r1, r2, r3, r4, rw, 2)
+        d3 = _copies(_ZERO, r0, r1, r2, r3, r4, rw, 3)
+        d4 = _copies(_ZERO, r0, r1, r2, r3, r4, rw, 4)
         fifth = _lowest_over_four(w0 + d0, 0, fifth)
         fifth = _lowest_over_four(w1 + d1, 8, fifth)
         fifth = _lowest_over_four(w2 + d2, 16, fifth)
@@ -202,60 +245,61 @@ def _fault(concealed, declared, win, seat, round_wind, streak, closing, require_
     return fault
 
 
-@jit
+@jit_inline
 def _row_values(concealed, declared, win, seat, round_wind, streak, closing, i):
     """Everything :func:`row_fault` reads of row ``i``, as scalars, in straight-line code: the
-    concealed counts as five words, the declared slots' kinds and tiles, win, seat, round, streak
-    and closing."""
+    concealed counts as five words, the declared slots' and the winning tile's rows of
+    :data:`_COPIES`, win, seat, round, streak and closing."""
     w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
-    return (w0, w1, w2, w3, w4,
-            np.int64(declared[i, 0, 0]), np.int64(declared[i, 0, 1]), np.int64(declared[i, 1, 0]),
-            np.int64(declared[i, 1, 1]), np.int64(declared[i, 2, 0]), np.int64(declared[i, 2, 1]),
-            np.int64(declared[i, 3, 0]), np.int64(declared[i, 3, 1]), np.int64(declared[i, 4, 0]),
-            np.int64(declared[i, 4, 1]),
+    return (w0, w1, w2, w3, w4, _slot_row(declared, i, 0), _slot_row(declared, i, 1), _slot_row(declared, i, 2),
+            _slot_row(declared, i, 3), _slot_row(declared, i, 4), np.uint64(_WIN_ROWS[np.uint8(win[i])]),
             np.int64(win[i]), np.int64(seat[i]), np.int64(round_wind[i]), np.int64(streak[i]), closing[i])
 
 
 @jit_inline
-def _slot(kind, t):
-    """One declared slot: (out of range or a bad sheung start, a set, an exposed set, its copies as
-    bytes from kind ``t`` on)."""
-    bad = (kind < 0) | (kind > 4) | (t < 0) | (t >= N_KINDS) | ((kind == _SHEUNG) & ((t >= 27) | (t % 9 > 6)))
-    copies = np.uint64(0x010101 * np.int64(kind == _SHEUNG) + 3 * np.int64(kind == _PONG)
-                       + 4 * np.int64(kind >= _GONG))
-    return bad, np.int64(kind != 0), (kind != 0) & (kind != _CONCEALED_GONG), copies
+def _slot_row(declared, i, k):
+    """The :data:`_SLOT_ROWS` entry (as uint64) of declared slot ``k`` of row ``i``."""
+    kind = np.uint16(np.uint8(declared[i, k, 0]))
+    tile = np.uint16(np.uint8(declared[i, k, 1]))
+    return np.uint64(_SLOT_ROWS[kind | (tile << np.uint16(8))])
 
 
-@jit
-def _values_fault(w0, w1, w2, w3, w4, k0, t0, k1, t1, k2, t2, k3, t3, k4, t4, w, seat, round_wind, streak,
-                  closing, require_win):
+@jit_inline
+def _copies(w, r0, r1, r2, r3, r4, rw, j):
+    """Word ``j`` of the counts with the copies of :data:`_COPIES` rows ``r0``-``r4`` and ``rw``
+    added to ``w`` (eight kinds at a time)."""
+    return w + _COPIES[r0, j] + _COPIES[r1, j] + _COPIES[r2, j] + _COPIES[r3, j] + _COPIES[r4, j] + _COPIES[rw, j]
+
+
+@jit_inline
+def _is_set(r):
+    """1 where ``r`` (a slot's row of :data:`_COPIES`) is a declared set, else 0."""
+    return np.int64((r != _ZERO) & (r != np.uint64(_BAD_SLOT)))
+
+
+@jit_inline
+def _values_fault(w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, seat, round_wind, streak, closing, require_win):
     """:func:`row_fault` on the scalars of :func:`_row_values`: 0 or :data:`FLAGGED`.  Every check is
     worked out without a branch (rows differ at random, and mispredicted branches cost more than
     the checks)."""
-    b0, n0, e0, c0 = _slot(k0, t0)
-    b1, n1, e1, c1 = _slot(k1, t1)
-    b2, n2, e2, c2 = _slot(k2, t2)
-    b3, n3, e3, c3 = _slot(k3, t3)
-    b4, n4, e4, c4 = _slot(k4, t4)
-    exposed = e0 | e1 | e2 | e3 | e4
-    bad = b0 | b1 | b2 | b3 | b4
+    bad_row = np.uint64(_BAD_SLOT)
+    bad = (r0 == bad_row) | (r1 == bad_row) | (r2 == bad_row) | (r3 == bad_row) | (r4 == bad_row)
+    exposed_below = np.uint64(_EXPOSED_BELOW)
+    exposed = ((r0 != _ZERO) & (r0 < exposed_below)) | ((r1 != _ZERO) & (r1 < exposed_below)) \
+        | ((r2 != _ZERO) & (r2 < exposed_below)) | ((r3 != _ZERO) & (r3 < exposed_below)) \
+        | ((r4 != _ZERO) & (r4 < exposed_below))
     bad |= (w < -1) | (w >= N_KINDS) | (seat > 3) | (round_wind > 3) | (streak < 0) | (streak > MAX_STREAK)
     bad |= (closing & exposed) | (require_win & (w < 0))
-    bad |= _over_four(w0) | _over_four(w1) | _over_four(w2) | _over_four(w3) | _over_four(w4)
-    total = _byte_sum(w0) + _byte_sum(w1) + _byte_sum(w2) + _byte_sum(w3) + _byte_sum(w4)
-    bad |= total + 3 * (n0 + n1 + n2 + n3 + n4) != 16
-    # The copies of the declared sets and of the winning tile, added to the concealed counts as bytes
-    # and looked at eight kinds at a time (a slot out of range adds nowhere or at a wrong place,
-    # harmlessly: the row is bad already).
-    d0 = d1 = d2 = d3 = d4 = _ZERO
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, t0, c0)
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, t1, c1)
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, t2, c2)
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, t3, c3)
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, t4, c4)
-    d0, d1, d2, d3, d4 = _add_at(d0, d1, d2, d3, d4, max(w, 0), np.uint64(w >= 0))
-    bad |= _over_four(w0 + d0) | _over_four(w1 + d1) | _over_four(w2 + d2) | _over_four(w3 + d3) \
-        | _over_four(w4 + d4)
+    bad |= ((_high(w0) | _high(w1) | _high(w2) | _high(w3) | _high(w4)) & _HIGH_BITS) != _ZERO
+    # Each count is at most 4 here, so the five words add without a carry between bytes.
+    n_sets = _is_set(r0) + _is_set(r1) + _is_set(r2) + _is_set(r3) + _is_set(r4)
+    bad |= _byte_sum(w0 + w1 + w2 + w3 + w4) + 3 * n_sets != 16
+    # The copies of the declared sets and of the winning tile added to the concealed counts, by
+    # table (a slot out of range adds none: the row is bad already), eight kinds at a time.
+    high = _high(_copies(w0, r0, r1, r2, r3, r4, rw, 0)) | _high(_copies(w1, r0, r1, r2, r3, r4, rw, 1)) \
+        | _high(_copies(w2, r0, r1, r2, r3, r4, rw, 2)) | _high(_copies(w3, r0, r1, r2, r3, r4, rw, 3)) \
+        | _high(_copies(w4, r0, r1, r2, r3, r4, rw, 4))
+    bad |= (high & _HIGH_BITS) != _ZERO
     return FLAGGED if bad else 0
 
 
@@ -287,9 +331,9 @@ def row_fault(concealed, declared, win, seat, round_wind, streak, closing, requi
     """
     # Arrays are read by one straight-line helper and the checks run on scalars: array variables
     # in branchy inlined code cost atomic reference counts on every row (measured: 150 ns a row).
-    w0, w1, w2, w3, w4, k0, t0, k1, t1, k2, t2, k3, t3, k4, t4, w, s, r, st, c = _row_values(
+    w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, s, r, st, c = _row_values(
         concealed, declared, win, seat, round_wind, streak, closing, i)
-    return _values_fault(w0, w1, w2, w3, w4, k0, t0, k1, t1, k2, t2, k3, t3, k4, t4, w, s, r, st, c, require_win)
+    return _values_fault(w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, s, r, st, c, require_win)
 
 
 @jit_batch
