@@ -35,7 +35,8 @@ from benchlib import ready, run, warm, winning
 from distributed import Client
 
 from fastscore import io, score_batch, waits_batch
-from fastscore.dask import _warm, local_cluster, plan_partitions, score_parquet, waits_parquet, warm_workers
+from fastscore.dask import local_cluster, plan_partitions, score_parquet, waits_parquet, warm_workers
+from fastscore.dask.cluster import _warm
 from fastscore.dask import survey as dask_survey
 from fastscore.survey import survey
 

@@ -33,7 +33,6 @@ from fastscore import io, sample_ready, sample_winning, score_batch, waits_batch
 from fastscore.cli import app
 from fastscore.dask import (
     Partition,
-    _warm,
     local_cluster,
     plan_partitions,
     score_parquet,
@@ -41,6 +40,7 @@ from fastscore.dask import (
     warm_workers,
 )
 from fastscore.dask import survey as dask_survey
+from fastscore.dask.cluster import _warm
 from fastscore.enumerate import enumerate_hands
 from fastscore.survey import survey
 
@@ -342,7 +342,7 @@ def test_plan_partitions_errors(tmp_path):
 
 def test_a_damaged_partition_is_an_error_naming_its_file(tmp_path):
     """A task reading damaged pages raises what the single-machine reader raises: a ValueError naming the file."""
-    from fastscore.dask import _read_partition
+    from fastscore.dask.datasets import _read_partition
 
     path = tmp_path / "hands.parquet"
     records = io.hand_records(sample_winning(4_000, 3))
@@ -359,7 +359,7 @@ def test_a_damaged_partition_is_an_error_naming_its_file(tmp_path):
 
 def test_a_column_of_a_wrong_type_is_an_error_naming_its_file(tmp_path):
     """A task reading a column the parser does not take raises the single-machine reader's error, file named."""
-    from fastscore.dask import _read_partition
+    from fastscore.dask.datasets import _read_partition
 
     path = tmp_path / "hands.parquet"
     pq.write_table(pa.table({"hand": ["11m99m77p11s9s EE RR 333p"], "win": [[9]]}), path)
@@ -440,7 +440,7 @@ def test_cli_batch_on_an_existing_scheduler(data, client, tmp_path):
 def test_cli_waits_batch_on_a_local_cluster(data, tmp_path, monkeypatch):
     # Any free port, not 8787: a test run beside another could take 8787 between the CLI's
     # check and the scheduler's bind, and distributed then warns (and leaks a socket).
-    monkeypatch.setattr("fastscore.dask._dashboard_address", lambda: ":0")
+    monkeypatch.setattr("fastscore.dask.cluster._dashboard_address", lambda: ":0")
     result = CliRunner().invoke(app, ["waits-batch", str(data["waits_in"]), "-o", str(tmp_path / "out"),
                                       "--dask", "local:1", "--chunk-rows", "40000"])
     assert result.exit_code == 0, result.output
