@@ -2,7 +2,7 @@
 
 :func:`columns_from_arrow` turns a pyarrow Table or RecordBatch of hand
 records into the columns of a :class:`~fastscore.HandBatch` without a Python
-call per row: the kernels of :mod:`fastscore.fastparse` read the notation
+call per row: the kernels of :mod:`fastscore.kernels.parse` read the notation
 from the Arrow buffers.  Exactly the result of the plain Python parser
 (:func:`fastscore.records.parse_records`), by construction:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import check_batch
-from .fastparse import (
+from .kernels.parse import (
     _BAD_CONTEXT,
     _BYTE_CLASS,
     _BYTE_VALUE,

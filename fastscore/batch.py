@@ -16,7 +16,8 @@ import numpy as np
 
 from ._jit import jit_batch, prange
 from .arrow import columns_from_arrow, columns_from_records
-from .checks import MAX_STREAK, check_batch, kernel_columns
+from .checks import check_batch, kernel_columns
+from .kernels.checks import MAX_STREAK
 from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, parse_records, text_values
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError
 
@@ -55,7 +56,7 @@ class HandBatch:
     Columns may hold any values: every kernel that reads a batch
     (:func:`fastscore.score_batch`, :func:`fastscore.win_check`,
     :func:`fastscore.waits_batch`) checks each row in its own loop
-    (:func:`fastscore.checks.row_fault`) and flags a bad row in its result
+    (:func:`fastscore.kernels.checks.row_fault`) and flags a bad row in its result
     instead of reading it.  :meth:`from_arrays` keeps the caller's arrays
     where dtype and layout already fit (no copy, no check until scored); the
     text constructors (:meth:`from_records`, :meth:`from_arrow`, the file
@@ -87,7 +88,7 @@ class HandBatch:
         """A batch of the same columns (not copied) with every bad row flagged, with its message.
 
         ``require_win``: a row without a winning tile is bad (False for waits analysis).
-        The row checks are those the kernels run (:func:`fastscore.checks.row_fault`).
+        The row checks are those the kernels run (:func:`fastscore.kernels.checks.row_fault`).
 
         Raises
         ------
@@ -310,7 +311,7 @@ def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages:
 def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
     """All tiles of every hand, declared sets (and the winning tile) included: ``(N, 34) int16``.
 
-    Rows that fail the row checks (:func:`fastscore.checks.row_fault`) give meaningless counts.
+    Rows that fail the row checks (:func:`fastscore.kernels.checks.row_fault`) give meaningless counts.
     """
     held = np.empty((len(batch), N_KINDS), dtype=np.int16)
     concealed, declared, win = kernel_columns(batch)[:3]

@@ -55,10 +55,10 @@ def app(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:  # no command: the help on stdout, exit 2 (a usage error)
         click.echo(ctx.get_help())
         ctx.exit(2)
-    # Say so when the numba kernels have never been compiled (their on-disk cache is empty).
+    # Say so when the numba kernels have never been compiled (no cache entry of fastscore/kernels/score.py).
     from ._cache import kernel_cache_dir
 
-    if not any(kernel_cache_dir().rglob("kernel.*.nbi")):
+    if not any(kernel_cache_dir().rglob("score.*.nbi")):
         click.echo("fastscore: first run: compiling the kernels once (about half a minute); "
                    "later runs load them from the cache", err=True)
 

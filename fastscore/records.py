@@ -15,7 +15,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .checks import COLUMNS, MAX_STREAK, check_batch
+from .checks import COLUMNS, check_batch
+from .kernels.checks import MAX_STREAK
 from .tiles import (
     MAX_DECLARED,
     ErrorCode,

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import SHAPE_NAMES, Shape
-from .rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
+from .kernels.features import SHAPE_NAMES, Shape
+from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
 
 __all__ = ["ROW_IDS", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules"]
 
-# The rows and shapes are defined by the registry of :mod:`fastscore.rows`; this module holds their values.
+# The rows and shapes are defined by the registry of :mod:`fastscore.kernels.rows`; this module holds their values.
 N_ROWS = len(ROW_IDS)
 
 
@@ -158,7 +158,7 @@ def _parse(data: dict, path: str) -> RuleTable:
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources, path)
 
 
-# Most units a row can score in one valid hand: ``MAX_UNITS`` of :mod:`fastscore.rows`.
+# Most units a row can score in one valid hand: ``MAX_UNITS`` of :mod:`fastscore.kernels.rows`.
 #: Row points are stored as int16 (``BatchResult.row_points``, Parquet columns).
 MAX_ROW_POINTS = 32_767
 

@@ -505,7 +505,7 @@ def sample_winning(n: int, seed: int = 0, *, families=None, start: int = 0) -> H
         hand's concealed tiles), ``self_drawn``/``closing (n,) bool``,
         ``seat``/``round``/``flowers (n,) uint8``, ``streak (n,) int32``,
         ``error (n,) uint8`` all 0.  Every row passes
-        the row checks (:func:`fastscore.checks.row_fault`) and is a win under
+        the row checks (:func:`fastscore.kernels.checks.row_fault`) and is a win under
         :func:`fastscore.score_batch` (its best shape may differ from its
         family, e.g. a Nico Nico hand that is also a standard hand).
 

@@ -1,6 +1,6 @@
 """Public scoring API: :func:`score_batch`, and :func:`score` / :func:`interpretations` over a batch of one.
 
-There is one scoring code path, :func:`fastscore.kernel.interpret_hand`;
+There is one scoring code path, :func:`fastscore.kernels.score.interpret_hand`;
 everything here validates, allocates, calls the kernel and packs results.
 """
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
-from .kernel import (
+from .kernels.score import (
     INFO_A,
     INFO_C,
     INFO_CHICKEN,

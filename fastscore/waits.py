@@ -3,8 +3,8 @@
 For every hand, every tile kind that completes it into any shape of section 3
 (kinds already held four times excluded), with the payout of that win on a
 discard and on a self-draw.  The kernel scores each completion with the same
-code as :func:`fastscore.score_batch` (:func:`fastscore.kernel.interpret_loaded`,
-the body of :func:`fastscore.kernel.interpret_hand`), loading each hand once.
+code as :func:`fastscore.score_batch` (:func:`fastscore.kernels.score.interpret_loaded`,
+the body of :func:`fastscore.kernels.score.interpret_hand`), loading each hand once.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import numpy as np
 
 from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
-from .checks import flag_faults, kernel_columns, row_fault
-from ._bits import prefetch
-from .decompose import add_tile_codes
-from .wait_shapes import maybe_ready, wait_mask_info
-from .evaluate import lowest_bit, pack_rules, popcount
-from .kernel import (
+from .checks import flag_faults, kernel_columns
+from .kernels.bits import prefetch
+from .kernels.checks import row_fault
+from .kernels.decompose import add_tile_codes
+from .kernels.evaluate import lowest_bit, pack_rules, popcount
+from .kernels.features import load_hand
+from .kernels.score import (
     BLOCK,
     INFO_PAYOUT,
     INFO_PAYOUT_SELF_DRAWN,
@@ -31,7 +32,7 @@ from .kernel import (
     interpret_loaded,
     make_scratch,
 )
-from .features import load_hand
+from .kernels.wait_shapes import maybe_ready, wait_mask_info
 from .rules import resolve_rules
 from .tables import kernel_tables
 from .tiles import N_KINDS, TILE_NAMES, ErrorCode, HandError
@@ -43,10 +44,10 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
                 mask, payout_discard, payout_self_draw, n_waits, codes):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
-    Most hands that are not ready leave after :func:`fastscore.wait_shapes.maybe_ready`
+    Most hands that are not ready leave after :func:`fastscore.kernels.wait_shapes.maybe_ready`
     (table lookups straight from the input rows), the rest after the wait
     mask, before any scoring; a ready hand is loaded once and
-    :func:`fastscore.kernel.interpret_loaded` scores each waiting tile.
+    :func:`fastscore.kernels.score.interpret_loaded` scores each waiting tile.
     Compiled as :data:`waits_kernel`, serial for small batches and parallel for large ones.
     """
     rules = pack_rules(rule_args)

@@ -1,7 +1,7 @@
 """Plain batches (HandBatch, Notes): columns as given, every row checked by the kernels that read it.
 
 The kernels do not check array bounds, so each batch kernel runs the row check
-(:func:`fastscore.checks.row_fault`) on every row it reads; a bad row becomes a
+(:func:`fastscore.kernels.checks.row_fault`) on every row it reads; a bad row becomes a
 flagged result row, never a read out of bounds, however the batch was built.
 """
 
@@ -138,7 +138,7 @@ def test_kernels_see_only_read_only_columns():
     for batch in (sample, sample.take(slice(None))):
         score_batch(batch)
         waits_batch(batch)
-    from fastscore.kernel import score_kernel
+    from fastscore.kernels.score import score_kernel
     from fastscore.waits import waits_kernel
 
     for kernel, n_columns in ((score_kernel.serial, 10), (waits_kernel.serial, 9)):

@@ -1,4 +1,4 @@
-"""The compiled parser agrees with the Python one, row for row (fastscore/fastparse.py, fastscore/arrow.py).
+"""The compiled parser agrees with the Python one, row for row (fastscore/kernels/parse.py, fastscore/arrow.py).
 
 ``HandBatch.from_arrow`` and ``HandBatch.from_records`` (compiled) against
 :func:`fastscore.records.parse_records` (one Python call per record).
@@ -20,7 +20,7 @@ from strategies import ready_hands, winning_hands
 
 from fastscore import HandBatch, score_batch
 from fastscore.arrow import _compiled_pass, columns_from_records
-from fastscore.fastparse import DEFER, WIN_MISSING
+from fastscore.kernels.parse import DEFER, WIN_MISSING
 from fastscore.records import RECORD_KEYS, _flag, _streak, parse_records
 from fastscore.tiles import TILE_NAMES, ErrorCode, HandError, parse_flowers, parse_hand, parse_tile, parse_wind
 

@@ -6,18 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from fastscore import fastparse, kernel
+from fastscore.kernels import parse, score
 from fastscore.waits import waits_kernel
 
 
 @pytest.mark.parametrize(
     "serial, parallel",
     [
-        (kernel.score_kernel.serial, kernel.score_kernel.parallel),
+        (score.score_kernel.serial, score.score_kernel.parallel),
         (waits_kernel.serial, waits_kernel.parallel),
-        (kernel.win_check_kernel.serial, kernel.win_check_kernel.parallel),
-        (fastparse._hands_serial, fastparse._hands_parallel),
-        (fastparse._context_serial, fastparse._context_parallel),
+        (score.win_check_kernel.serial, score.win_check_kernel.parallel),
+        (parse._hands_serial, parse._hands_parallel),
+        (parse._context_serial, parse._context_parallel),
     ],
 )
 def test_parallel_build_has_its_own_cache_entry(serial, parallel):
@@ -29,7 +29,7 @@ def test_parallel_build_has_its_own_cache_entry(serial, parallel):
 
 
 def test_batch_kernels_run_serial_on_small_batches():
-    """checks._row_errors and batch._held_kernel: a single hand must not wake the thread pool
+    """kernels.checks._flags and batch._held_kernel: a single hand must not wake the thread pool
     (about a millisecond per call), a big batch must use it."""
     import numpy as np
 
@@ -70,7 +70,7 @@ def test_kernel_cache_folder_follows_the_sources(tmp_path, monkeypatch):
     try:
         before = _cache.source_digest()
         assert before == _cache.source_digest.__wrapped__()  # stable
-        (package / "evaluate.py").write_text((package / "evaluate.py").read_text() + "\n# an edit\n")
+        (package / "tiles.py").write_text((package / "tiles.py").read_text() + "\n# an edit\n")
         _cache.source_digest.cache_clear()
         after_top = _cache.source_digest()
         assert after_top != before
@@ -106,6 +106,11 @@ def test_locator_claims_only_the_package(tmp_path, monkeypatch):
     inside = _KernelCacheLocator.from_function(tables._annotate.py_func, tables.__file__)
     assert isinstance(inside, _KernelCacheLocator)
     assert Path(inside.get_cache_path()).is_relative_to(kernel_cache_dir())
+    # a kernel of a subpackage (fastscore/kernels/) too, in its own subfolder of the cache folder
+    in_sub = _KernelCacheLocator.from_function(score.score_kernel.serial.py_func, score.__file__)
+    assert isinstance(in_sub, _KernelCacheLocator)
+    assert Path(in_sub.get_cache_path()).is_relative_to(kernel_cache_dir())
+    assert in_sub.get_cache_path() != inside.get_cache_path()
     # NUMBA_CACHE_DIR set (numba.config.CACHE_DIR): numba's own locator applies to every function.
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba"))
     assert _KernelCacheLocator.from_function(tables._annotate.py_func, tables.__file__) is None

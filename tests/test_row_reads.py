@@ -1,5 +1,5 @@
 """The kernels read a hand straight from its (N, 34) uint8 row, several counts per machine word
-(:func:`fastscore.decompose.row_code`, :func:`fastscore.decompose.honour_summary_row`).  These
+(:func:`fastscore.kernels.decompose.row_code`, :func:`fastscore.kernels.decompose.honour_summary_row`).  These
 tests hold those word-at-a-time reads to the tile-by-tile definitions on every input they can take."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from fastscore.decompose import _honour_summary_tiles, honour_summary_row, row_code, suit_code
+from fastscore.kernels.decompose import _honour_summary_tiles, honour_summary_row, row_code, suit_code
 
 
 @numba.njit
@@ -82,7 +82,7 @@ def test_count_waits_takes_a_strided_count_vector():
     row reads: on 200 ready hands a strided view gives the waits of ``waits_batch``."""
     from fastscore import sample_ready, waits_batch
     from fastscore.batch import held_counts
-    from fastscore.wait_shapes import count_waits
+    from fastscore.kernels.wait_shapes import count_waits
     from fastscore.tables import kernel_tables
 
     batch = sample_ready(200, seed=11)

@@ -1,4 +1,4 @@
-"""fastscore.rows: the row registry, its predicates and the generated evaluators (RULES.md section 4)."""
+"""fastscore.kernels.rows: the row registry, its predicates and the generated evaluators (RULES.md section 4)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import fastscore
-from fastscore import codegen, rows, rules
-from fastscore.features import SHAPE_NAMES, Features, Shape
+from fastscore import rules
+from fastscore.kernels import codegen, rows
+from fastscore.kernels.features import SHAPE_NAMES, Features, Shape
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
 CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win")

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from fastscore.decompose import MAX_DECOMPOSITIONS
+from fastscore.kernels.decompose import MAX_DECOMPOSITIONS
 from fastscore.tables import (
     COMPLETE_EYES,
     COMPLETE_SETS,

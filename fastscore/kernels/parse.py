@@ -10,7 +10,7 @@ text, where Python's Unicode white space and case rules apply, or a streak
 such as ``"+3"`` or ``"1_0"`` that ``int()`` reads), is parsed again in
 Python by :func:`fastscore.arrow.columns_from_arrow`, so its code and message
 are the Python parser's own.  They only parse: the row checks (16 tiles,
-fifth copies, ranges) are :mod:`fastscore.checks`'.
+fifth copies, ranges) are :mod:`fastscore.kernels.checks`'.
 
 The kernels never raise and never allocate per row.  Their per-field helpers are
 inlined (``jit_inline``): a compiled call that passes arrays costs more than
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline, jit_parallel, prange
-from .tiles import MAX_DECLARED, N_KINDS, ErrorCode, SetKind
+from .._jit import jit, jit_inline, jit_parallel, prange
+from ..tiles import MAX_DECLARED, N_KINDS, ErrorCode, SetKind
 
 __all__ = ["WIN_MISSING", "DEFER", "PARALLEL_MIN_ROWS"]
 

@@ -1,7 +1,7 @@
 """Kernels that find the waits of a 16-tile hand (RULES.md section 7): which kinds complete it.
 
 Numba kernels over ``(34,) int64`` count vectors and batch rows, on the shape
-tests of :mod:`fastscore.decompose` and the per-suit wait hints of
+tests of :mod:`fastscore.kernels.decompose` and the per-suit wait hints of
 :mod:`fastscore.tables`: a quick screen of hands that cannot be ready
 (:func:`maybe_ready`), the wait mask of a hand (:func:`wait_mask_info`), and the
 special shapes' waits.  They assume valid input and never allocate.
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from .._jit import jit, jit_inline
+from ..tables import HAS_NINE, HAS_ONE, ONES_SHIFT, ORPHAN_SUIT, THREES_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
+from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import (
     ORPHANS,
     _hint,
@@ -24,8 +26,6 @@ from .decompose import (
     suit_code,
     thirteen_orphans_split,
 )
-from .tables import HAS_NINE, HAS_ONE, ONES_SHIFT, ORPHAN_SUIT, THREES_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
-from .tiles import MAX_DECLARED, N_KINDS
 
 
 @jit
@@ -73,7 +73,7 @@ def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours):
     """The kinds that complete the 16 tiles of row ``i`` of ``concealed`` (N, 34), given the three suits'
     ``suit_info`` entries and ``honours``, the :func:`honour_summary_row` of the row: :func:`wait_mask`
     with the kinds already held four times still in (the batch kernels drop them per waiting kind,
-    :func:`fastscore.kernel.drop_held_fours`).
+    :func:`fastscore.kernels.score.drop_held_fours`).
 
     ``counts`` is (34,) int64 scratch: the row is copied there only when a special shape may wait.
     """

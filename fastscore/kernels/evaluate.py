@@ -1,8 +1,8 @@
-"""Replacement and the section 6 totals, generic over the rows of :mod:`fastscore.rows`.
+"""Replacement and the section 6 totals, generic over the rows of :mod:`fastscore.kernels.rows`.
 
 An interpretation's rows are a 64-bit word, bit ``r`` for row ``ROW_IDS[r]``
-(:data:`fastscore.rows.ROW_IDS`); the rows that count units carry them in
-their fields of one units word (:data:`fastscore.rows.UNIT_SHIFT`, ``UNIT_MASK``).  Values, replacement and which shapes
+(:data:`fastscore.kernels.rows.ROW_IDS`); the rows that count units carry them in
+their fields of one units word (:data:`fastscore.kernels.rows.UNIT_SHIFT`, ``UNIT_MASK``).  Values, replacement and which shapes
 take which rows are data from the rule table (:mod:`fastscore.rules`),
 packed by :func:`pack_rules` and resolved in one generic pass,
 :func:`resolve`; a row's value is read by :func:`row_value` (points x units,
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bits import ctpop64, cttz64
-from ._jit import jit, jit_inline
+from .._jit import jit, jit_inline
+from .bits import ctpop64, cttz64
 from .rows import DEALER_BITS, EAST_WINS, MAHJONG_BASE, N_ROWS, ROW_TIERS, STREAK_BONUS, UNIT_MASK, UNIT_SHIFT
 
 #: Most tiers of a tiered row (the width of :attr:`fastscore.rules.RuleTable.tiers`).
@@ -35,7 +35,7 @@ def popcount(x):
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
 # row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
 # each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
-# registry of fastscore.rows), the number of replacers K, the replacers (K,),
+# registry of fastscore.kernels.rows), the number of replacers K, the replacers (K,),
 # then for each k the bits of replacers k to K-1 (K,).
 RP_POINTS = 0
 RP_TIERS = N_ROWS

@@ -1,4 +1,4 @@
-"""The feature record: what the row predicates of :mod:`fastscore.rows` read (RULES.md sections 2 to 4).
+"""The feature record: what the row predicates of :mod:`fastscore.kernels.rows` read (RULES.md sections 2 to 4).
 
 One interpretation of one win is summarised in a :class:`Features` record, a
 ``NamedTuple`` of int64 fields that numba keeps in registers: the hand's
@@ -7,7 +7,7 @@ streak, winning tile) and the interpretation (shape, pongs by tile, sheung
 starts per suit, eyes, whether the winning tile is the only wait, ...).
 :func:`context` fills the context fields once per win, :func:`interpretation`
 adds one interpretation's fields; the scoring kernel
-(:func:`fastscore.kernel.interpret_loaded`) works out the values from the
+(:func:`fastscore.kernels.score.interpret_loaded`) works out the values from the
 per-suit tables.
 
 :func:`load_hand` reads what the kernels need of one hand row once, as a
@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from .._jit import jit, jit_inline
+from ..tiles import MAX_DECLARED, SetKind
 from .decompose import honour_summary_row, row_code
-from .tiles import MAX_DECLARED, SetKind
 
 __all__ = ["Shape", "SHAPE_NAMES", "Features", "Hand", "context", "interpretation", "load_hand", "tile_word",
            "suit_word"]
@@ -121,7 +121,7 @@ class Hand(NamedTuple):
     sheung starts as three 7-bit masks ``m | p << 7 | s << 14``; n_sheungs :
     declared sheungs; word : suit word of the 16 tiles; k0, k1, k2 : the base-5
     codes of the concealed tiles of each number suit; honours : the concealed
-    honours' :func:`fastscore.decompose.honour_summary_row`.
+    honours' :func:`fastscore.kernels.decompose.honour_summary_row`.
     """
 
     n_declared: int
@@ -167,9 +167,9 @@ def load_hand(concealed, declared, i):
     """The :class:`Hand` record of hand ``i`` of ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
 
     The kinds held four times are not worked out here but for the few waits
-    that need it (:func:`fastscore.kernel.drop_held_fours`), and the counts are
+    that need it (:func:`fastscore.kernels.score.drop_held_fours`), and the counts are
     copied to a (34,) vector only for the special shapes
-    (:func:`fastscore.decompose.fill_counts`).
+    (:func:`fastscore.kernels.decompose.fill_counts`).
     """
     # Rows are indexed here rather than passed as views: a view costs reference counting.
     n_declared = 0

@@ -1,4 +1,4 @@
-"""Compiled functions generated from a list of functions: the row evaluators of :mod:`fastscore.rows`.
+"""Compiled functions generated from a list of functions: the row evaluators of :mod:`fastscore.kernels.rows`.
 
 numba cannot loop over a tuple of functions of different types, so a function
 that calls each row predicate in turn is written as Python source here and
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_inline
+from .._jit import jit, jit_inline
 
 __all__ = ["evaluator_source", "evaluator"]
 

@@ -1,13 +1,13 @@
 """The scoring kernel: every interpretation of one hand, scored (RULES.md sections 3 to 6).
 
-:func:`interpret_hand` (:func:`fastscore.features.load_hand`, then
+:func:`interpret_hand` (:func:`fastscore.kernels.features.load_hand`, then
 :func:`interpret_loaded`) is the single scoring code path.  The batch kernels (:data:`score_kernel`, and
 :mod:`fastscore.waits`, which loads a hand once and scores each waiting tile)
 run it for every hand and keep the best interpretation;
 :func:`fastscore.interpretations` calls it for one hand and shows them all.
 
 Compiled helpers are called with as few arrays as possible (the rule table
-packed into one by :func:`fastscore.evaluate.pack_rules`, hand rows indexed
+packed into one by :func:`fastscore.kernels.evaluate.pack_rules`, hand rows indexed
 rather than sliced): numba counts the references of every array argument and
 view on every call, a large share of the per-hand cost when measured.  The
 hot helpers that take arrays (``load_hand``, :func:`interpret_loaded` and
@@ -19,8 +19,8 @@ Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
 9.13 order); each list entry is a packed word whose bits give that suit's
 pongs, sheung starts and eyes, so each interpretation's
-:class:`fastscore.features.Features` record is a few bit operations; the rows
-it fires are the predicates of :mod:`fastscore.rows`, evaluated through the
+:class:`fastscore.kernels.features.Features` record is a few bit operations; the rows
+it fires are the predicates of :mod:`fastscore.kernels.rows`, evaluated through the
 registry's generated evaluators.
 """
 
@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit, jit_batch, jit_inline, prange
+from .._jit import jit, jit_batch, jit_inline, prange
+from ..tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from ..tiles import MAX_DECLARED, N_KINDS, SetKind
 from .decompose import (
     MAX_DECOMPOSITIONS,
     add_tile_codes,
@@ -49,10 +51,8 @@ from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, tot
 from .features import Shape, context, interpretation, load_hand, self_drawn_context
 from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
     evaluate_interpretation_inline
-from ._bits import prefetch
+from .bits import prefetch
 from .checks import row_fault
-from .tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
-from .tiles import MAX_DECLARED, N_KINDS, SetKind
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
@@ -116,7 +116,7 @@ def fetch_entries(concealed, win, i, suit_entries):
     """Start fetching into the cache the ``suit_entries`` that :func:`interpret_loaded` reads for hand ``i``
     of ``concealed`` (N, 34) and ``win`` (N,); returns the hand's three suit codes with the winning tile.
 
-    Prefetches only (:func:`fastscore._bits.prefetch`): a row that failed the checks fetches nothing harmful.
+    Prefetches only (:func:`fastscore.kernels.bits.prefetch`): a row that failed the checks fetches nothing harmful.
     """
     k0 = row_code(concealed, i, 0)
     k1 = row_code(concealed, i, 9)
@@ -143,7 +143,7 @@ def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
 @jit_inline
 def _interpretation(info_out, j, shape, a, b, c, evaluated):
     """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
-    features fire and their units (``evaluated``: :data:`fastscore.rows.evaluate_interpretation` of its
+    features fire and their units (``evaluated``: :data:`fastscore.kernels.rows.evaluate_interpretation` of its
     record); :func:`interpret_loaded` scores it."""
     rows, units = evaluated
     info_out[j, INFO_SHAPE] = shape
@@ -172,7 +172,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
     known_waits : int
         Number of waits of the 16 tiles if the caller knows it, else -1.
     rules : (K,) int64
-        :func:`fastscore.evaluate.pack_rules` of :attr:`fastscore.rules.RuleTable.kernel_args`.
+        :func:`fastscore.kernels.evaluate.pack_rules` of :attr:`fastscore.rules.RuleTable.kernel_args`.
     suit_entries, dec_words : arrays
         :func:`fastscore.tables.kernel_tables`' second and third.
     counts : (34,) int64 scratch
@@ -185,7 +185,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
         bits, points, chicken, total, legal, payout, the points and payout of
         the same interpretation won by self-draw, and its units word
-        (:data:`fastscore.rows.UNIT_SHIFT`).
+        (:data:`fastscore.kernels.rows.UNIT_SHIFT`).
     """
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
@@ -197,16 +197,16 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
 @jit_inline
 def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_entries,
                      dec_words, concealed, declared, i, counts, hand, info_out, both):
-    """:func:`interpret_hand` after :func:`fastscore.features.load_hand` of hand ``i`` of ``concealed``
-    (N, 34) and ``declared`` (N, 5, 2); ``hand`` is its :class:`fastscore.features.Hand` record and
+    """:func:`interpret_hand` after :func:`fastscore.kernels.features.load_hand` of hand ``i`` of ``concealed``
+    (N, 34) and ``declared`` (N, 5, 2); ``hand`` is its :class:`fastscore.kernels.features.Hand` record and
     ``counts`` (34,) int64 scratch.
 
     The batch kernels load a hand once and call this (the waits kernel once
     per waiting tile).  The 34 counts are copied into ``counts`` only for the
     special shapes, when the table hints allow one.  Each interpretation is a
-    :class:`fastscore.features.Features` record; the rows of scope ``hand``
+    :class:`fastscore.kernels.features.Features` record; the rows of scope ``hand``
     are evaluated once, on the context record, those of scope
-    ``interpretation`` once per interpretation (:mod:`fastscore.rows`).
+    ``interpretation`` once per interpretation (:mod:`fastscore.kernels.rows`).
     """
     ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing)
     hand_rows, hand_units = evaluate_hand(ctx)
@@ -393,7 +393,7 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 def write_row_points(scoring, units, rules, out, i):
     """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS and INFO_UNITS after
     :func:`interpret_loaded`) into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``:
-    :func:`fastscore.evaluate.pack_rules`."""
+    :func:`fastscore.kernels.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
@@ -418,7 +418,7 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns, any values: each row
-    not flagged in ``error`` goes through :func:`fastscore.checks.row_fault`
+    not flagged in ``error`` goes through :func:`fastscore.kernels.checks.row_fault`
     first, and ``codes`` (N,) uint8 gets every row's error code (``error``'s,
     the check's, or 0).  Flagged rows are skipped (left zero, shape -1).
     Outputs are filled in place and, but for ``shape`` and ``codes`` (written
@@ -484,7 +484,7 @@ score_kernel = jit_batch(_score_rows)
 
 
 def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes):
-    """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.decompose.is_win_row`).
+    """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.kernels.decompose.is_win_row`).
 
     The win check alone, without scoring (RULES.md section 3).
 
@@ -493,7 +493,7 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
     concealed : (N, 34) uint8; declared : (N, 5, 2) int8; win : (N,) int8; seat, round_wind : (N,) uint8;
     streak : (N,) int32; closing : (N,) bool
         :class:`fastscore.HandBatch` columns, any values: each row not flagged in ``error`` goes
-        through :func:`fastscore.checks.row_fault` first (a winning tile required).
+        through :func:`fastscore.kernels.checks.row_fault` first (a winning tile required).
     error : (N,) uint8
         Rows flagged already (skipped).
     suit_info : (5**9,) uint32

@@ -1,7 +1,7 @@
 """The scoring rows of RULES.md section 4: one predicate per row and the one registry of rows.
 
 Each predicate (``jit_inline``: inlined into the evaluators) reads one
-:class:`fastscore.features.Features` record and returns the row's *units* as an int64: 0 when the row does not fire, 1 for
+:class:`fastscore.kernels.features.Features` record and returns the row's *units* as an int64: 0 when the row does not fire, 1 for
 most rows, a count for the rows that score per item (``wind_pong``: its wind
 pongs plus the seat and round bonuses; ``nico_quad_pairs``: the quads, whose
 value is read from the rule table's tiers; ``streak_bonus``: the streak).
@@ -17,7 +17,7 @@ the tiered rows, and the compiled evaluators.  The *values* (points,
 Adding a row: a predicate and a :class:`Row` entry here, an entry in
 ``rules.toml``, a predicate in ``tests/reference.py``, and tests.
 
-Evaluators: :func:`fastscore.codegen.evaluator` generates, from the registry,
+Evaluators: :func:`fastscore.kernels.codegen.evaluator` generates, from the registry,
 a compiled function that calls every predicate of a set of rows in turn and
 returns ``(rows, units)``: bit ``r`` of ``rows`` set for each row ``r`` that
 fires, and ``units`` a word holding the units of the rows that count them (a
@@ -33,8 +33,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ._bits import ctpop64, cttz64
-from ._jit import jit_inline
+from .._jit import jit_inline
+from .bits import ctpop64, cttz64
 from .codegen import evaluator
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
@@ -440,7 +440,7 @@ class Row(NamedTuple):
     id : str
         The RULES.md row id (the ``rules.toml`` entry and the output column).
     predicate : compiled function
-        ``predicate(f)`` of a :class:`~fastscore.features.Features` record: the row's units (int64, 0: no).
+        ``predicate(f)`` of a :class:`~fastscore.kernels.features.Features` record: the row's units (int64, 0: no).
     max_units : int
         Most units in one valid hand (bounds the row's points in the int16 row-points columns).
     shapes : tuple of str
@@ -580,7 +580,7 @@ _check_registry()
 # ---------------------------------------------------------------------------------------------- evaluators
 
 def _evaluator(name: str, scopes, inline: bool = False):
-    """:func:`fastscore.codegen.evaluator` of the registry rows of the given scopes."""
+    """:func:`fastscore.kernels.codegen.evaluator` of the registry rows of the given scopes."""
     bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes]
     return evaluator(name, {r: REGISTRY[r].predicate for r in bits},
                      {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, inline)

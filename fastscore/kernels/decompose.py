@@ -1,9 +1,9 @@
-"""Kernels that recognise the shapes of a hand (RULES.md section 3); its waits are :mod:`fastscore.wait_shapes`'.
+"""Kernels that recognise the shapes of a hand (RULES.md section 3); its waits are :mod:`fastscore.kernels.wait_shapes`'.
 
 All functions are numba kernels over ``(34,) int64`` count vectors; they assume
 valid input (at most 4 of a kind) and never allocate.  The standard shape is
 looked up in the per-suit tables of :mod:`fastscore.tables` (its
-decompositions are enumerated by :func:`fastscore.kernel.interpret_hand`);
+decompositions are enumerated by :func:`fastscore.kernels.score.interpret_hand`);
 Nico Nico, 13 Orphans and 16 Orphans are checked directly.
 """
 
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
-from ._jit import jit, jit_inline
-from .tiles import MAX_DECLARED, N_KINDS
-from .tables import (
+from .._jit import jit, jit_inline
+from ..tiles import MAX_DECLARED, N_KINDS
+from ..tables import (
     HAS_NINE,
     HAS_ONE,
     ONES_SHIFT,
@@ -22,6 +21,7 @@ from .tables import (
     POW5,
     THREES_SHIFT,
 )
+from .bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
 
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
@@ -354,7 +354,7 @@ def without_win_code(k0, k1, k2, c0, c1, c2):
 def is_win_row(concealed, declared, win, i, suit_info, counts):
     """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
     17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
-    ``win`` (N,) int8, all checked (:func:`fastscore.checks.checked`).
+    ``win`` (N,) int8, all checked (:func:`fastscore.kernels.checks.row_fault`).
 
     The standard shape is tested from the suit codes and honour counts of the
     input row itself; the 34 counts are copied into ``counts`` ((34,) int64
