@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .kernels.evaluate import pack_rules
 from .kernels.features import SHAPE_NAMES, Shape
 from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
 
@@ -78,6 +79,12 @@ class RuleTable:
         shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64) & SHAPE_ROWS
         replacers = np.array([r for r in self.order if replaces_bits[r]], dtype=np.int64)
         return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, self.chicken_points)
+
+    @cached_property
+    def packed(self) -> np.ndarray:
+        """``(K,) int64``: :attr:`kernel_args` packed into the one array that the one-hand kernels
+        take (:func:`fastscore.kernels.evaluate.pack_rules`; :func:`fastscore.kernels.single.score_hand`)."""
+        return pack_rules(self.kernel_args)
 
     def value(self, row_id: str) -> int:
         """Points per unit of one row (first tier for tiered rows)."""

@@ -13,6 +13,7 @@ import numpy as np
 
 from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
+from .kernels.checks import MAX_STREAK
 from .kernels.score import (
     INFO_A,
     INFO_C,
@@ -27,9 +28,10 @@ from .kernels.score import (
     score_kernel,
     win_check_kernel,
 )
+from .kernels.single import score_text
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
 from .tables import kernel_tables, word_groups
-from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, format_set
+from .tiles import TILE_NAMES, WIND_INDEX, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
 
@@ -293,7 +295,27 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     >>> score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S").total
     57
     """
-    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing), rules).score_at(0)
+    table = resolve_rules(rules)
+    # The common call (plain str, bool and int arguments, ASCII text) goes through one compiled call that
+    # parses and scores; anything else, and any hand that fails to parse or check, through the batch of
+    # one, which gives the same score and names the bad token.
+    if (type(hand) is str and type(win) is str and type(flowers) is str and type(self_drawn) is bool
+            and type(closing) is bool and type(streak) is int and 0 <= streak <= MAX_STREAK
+            and type(seat) is str and type(round) is str and seat in WIND_INDEX and round in WIND_INDEX):
+        text = hand + win + flowers
+        if text.isascii():
+            _, suit_entries, dec_words = kernel_tables()
+            row_points = np.empty(len(ROW_IDS), dtype=np.int16)
+            code, is_win, shape, points, chicken, total, legal, payout = score_text(
+                np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(hand) + len(win), len(text),
+                self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, table.packed, suit_entries, dec_words,
+                row_points)
+            if code == 0:
+                return Score(is_win=bool(is_win), shape=SHAPE_NAMES[shape] if shape >= 0 else None,
+                             rows={ROW_IDS[r]: int(row_points[r]) for r in np.flatnonzero(row_points).tolist()},
+                             points=int(points), chicken=bool(chicken), total=int(total), legal=bool(legal),
+                             payout=int(payout))
+    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing), table).score_at(0)
 
 
 def _groups(info_row, counts, declared) -> list[str]:

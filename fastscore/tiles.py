@@ -28,6 +28,7 @@ import numpy as np
 __all__ = [
     "TILE_NAMES",
     "WINDS",
+    "WIND_INDEX",
     "SetKind",
     "ErrorCode",
     "HandError",
@@ -47,6 +48,8 @@ TILE_NAMES = tuple(
 )
 HONOUR_LETTERS = ("E", "S", "W", "N", "Wh", "G", "R")
 WINDS = "ESWN"
+#: A wind letter -> its index (seat, round: 0-3).
+WIND_INDEX = {w: i for i, w in enumerate(WINDS)}
 MAX_DECLARED = 5
 
 

@@ -14,98 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import jit, jit_batch, prange
 from .batch import HandBatch, held_counts
 from .checks import flag_faults, kernel_columns
-from .kernels.bits import prefetch
-from .kernels.checks import row_fault
-from .kernels.decompose import add_tile_codes
-from .kernels.evaluate import lowest_bit, pack_rules, popcount
-from .kernels.features import load_hand
-from .kernels.score import (
-    BLOCK,
-    INFO_PAYOUT,
-    INFO_PAYOUT_SELF_DRAWN,
-    INFO_POINTS_SELF_DRAWN,
-    best_interpretation,
-    drop_held_fours,
-    interpret_loaded,
-    make_scratch,
-)
-from .kernels.wait_shapes import maybe_ready, wait_mask_info
+from .kernels.checks import MAX_STREAK
+from .kernels.single import waits_text
+from .kernels.waits import waits_kernel
 from .rules import resolve_rules
 from .tables import kernel_tables
-from .tiles import N_KINDS, TILE_NAMES, ErrorCode, HandError
+from .tiles import N_KINDS, TILE_NAMES, WIND_INDEX, ErrorCode, HandError
 
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
-
-
-def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rule_args, tables,
-                mask, payout_discard, payout_self_draw, n_waits, codes):
-    """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
-
-    Most hands that are not ready leave after :func:`fastscore.kernels.wait_shapes.maybe_ready`
-    (table lookups straight from the input rows), the rest after the wait
-    mask, before any scoring; a ready hand is loaded once and
-    :func:`fastscore.kernels.score.interpret_loaded` scores each waiting tile.
-    Compiled as :data:`waits_kernel`, serial for small batches and parallel for large ones.
-    """
-    rules = pack_rules(rule_args)
-    suit_info, suit_entries, dec_words = tables
-    n = concealed.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
-                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, b * BLOCK,
-                     min(n, (b + 1) * BLOCK))
-
-
-@jit
-def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
-                 suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, lo, hi):
-    """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
-    (the ``jit_inline`` helpers then pass no array through a call)."""
-    counts, info = make_scratch()
-    for i in range(lo, hi):
-        code = error[i]
-        if code == 0:
-            # The row checks (a given winning tile counts among the copies held; none is required).
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
-        codes[i] = code
-        if code != 0 or not maybe_ready(concealed, declared, i, suit_info):
-            continue
-        hand = load_hand(concealed, declared, i)
-        bits = wait_mask_info(concealed, i, counts, hand.n_declared, np.int64(suit_info[hand.k0]),
-                              np.int64(suit_info[hand.k1]), np.int64(suit_info[hand.k2]), hand.honours)
-        bits = drop_held_fours(bits, concealed, declared, i)
-        if bits == 0:
-            continue
-        found = popcount(bits)
-        n_waits[i] = found
-        # The suit entries that each waiting tile makes, asked for all at once before the first is scored.
-        left = bits
-        while left:
-            t = lowest_bit(left)
-            left &= left - 1
-            c0, c1, c2 = add_tile_codes(hand.k0, hand.k1, hand.k2, t)
-            prefetch(suit_entries, c0)
-            prefetch(suit_entries, c1)
-            prefetch(suit_entries, c2)
-        left = bits
-        while left:
-            t = lowest_bit(left)
-            left &= left - 1
-            mask[i, t] = True
-            # One pass scores the win on a discard and, per interpretation, by self-draw.
-            m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
-                                 rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
-                                 True)
-            payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
-            best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
-            payout_self_draw[i, t] = info[best, INFO_PAYOUT_SELF_DRAWN]
-
-
-waits_kernel = jit_batch(_waits_rows)
 
 
 @dataclass
@@ -226,11 +144,28 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     >>> waits("123m456p 11z 56s [777m] [999s]", seat="S")
     {'4s': {'discard': 20, 'self_draw': 0}, '7s': {'discard': 20, 'self_draw': 0}}
     """
+    table = resolve_rules(rules)
+    # As in fastscore.score: the common call in one compiled call, anything else through a batch of one.
+    if (type(hand) is str and type(flowers) is str and type(closing) is bool and type(streak) is int
+            and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
+            and round in WIND_INDEX):
+        text = hand + flowers
+        if text.isascii():
+            mask = np.empty(N_KINDS, dtype=np.bool_)
+            discard = np.empty(N_KINDS, dtype=np.int32)
+            self_draw = np.empty(N_KINDS, dtype=np.int32)
+            code, _ = waits_text(np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(text), WIND_INDEX[seat],
+                                 WIND_INDEX[round], streak, closing, table.packed, *kernel_tables(), mask, discard,
+                                 self_draw)
+            if code == 0:
+                return {TILE_NAMES[t]: {"discard": d, "self_draw": s}
+                        for t, d, s in zip(np.flatnonzero(mask).tolist(), discard[mask].tolist(),
+                                           self_draw[mask].tolist())}
     record = dict(hand=hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing)
     batch = HandBatch.from_records([record], require_win=False)
     if batch.error[0]:
         raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))
-    return waits_batch(batch, rules).waits_at(0)
+    return waits_batch(batch, table).waits_at(0)
 
 
 def tile_efficiency(batch: HandBatch, result: WaitsResult, seen=None) -> dict:

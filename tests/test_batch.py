@@ -139,7 +139,7 @@ def test_kernels_see_only_read_only_columns():
         score_batch(batch)
         waits_batch(batch)
     from fastscore.kernels.score import score_kernel
-    from fastscore.waits import waits_kernel
+    from fastscore.kernels.waits import waits_kernel
 
     for kernel, n_columns in ((score_kernel.serial, 10), (waits_kernel.serial, 9)):
         assert kernel.signatures

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fastscore.kernels import parse, score
-from fastscore.waits import waits_kernel
+from fastscore.kernels.waits import waits_kernel
 
 
 @pytest.mark.parametrize(

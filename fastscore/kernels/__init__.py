@@ -12,6 +12,8 @@ above; these take plain arrays and return codes.  Bottom up:
 - ``evaluate``: replacement and the section 6 totals, generic over the rows.
 - ``checks``: the row check every batch kernel runs on each row (its messages: :mod:`fastscore.checks`).
 - ``score``: every interpretation of a hand, scored; the scoring and win-check batch kernels.
+- ``waits``: the waits batch kernel: each completing tile, with both payouts (section 7).
+- ``single``: one hand through the batch kernels' code, from Python or the caller's numba code.
 - ``parse``: the notation parser, reading hand records straight from Arrow buffers' bytes
   (:mod:`fastscore.arrow` hands them over).
 

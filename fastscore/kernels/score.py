@@ -12,7 +12,7 @@ rather than sliced): numba counts the references of every array argument and
 view on every call, a large share of the per-hand cost when measured.  The
 hot helpers that take arrays (``load_hand``, :func:`interpret_loaded` and
 what they call) are ``jit_inline``: numba inlines them into the per-block
-loops (``_score_block``, :func:`fastscore.waits._waits_block`), so that no
+loops (``_score_block``, :func:`fastscore.kernels.waits._waits_block`), so that no
 array goes through a call per hand or per wait.
 
 Standard decompositions are the product of the per-suit decomposition lists of

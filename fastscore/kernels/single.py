@@ -1,0 +1,172 @@
+"""One hand, compiled: the scoring of a single hand through the batch kernel's own code (RULES.md sections 2 to 6).
+
+:func:`score_hand` scores one hand given as arrays: it runs the row check and
+the scoring of :func:`fastscore.kernels.score._score_block` on a batch of one
+row made of views of the caller's arrays, so a single hand is scored by the
+same code as every row of :func:`fastscore.score_batch`.  It is an ordinary
+numba function: call it from Python or from a caller's own ``@njit`` code.
+
+:func:`waits_hand` does the same for the waits of one 16-tile hand
+(:func:`fastscore.kernels.waits._waits_block`).  :func:`score_text` and
+:func:`waits_text` parse the notation of one hand with the compiled parser
+(:mod:`fastscore.kernels.parse`) in the same call: one trip from Python
+into compiled code for :func:`fastscore.score` and :func:`fastscore.waits`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..tiles import MAX_DECLARED, N_KINDS
+from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
+from .rows import N_ROWS
+from .score import _score_block
+from .waits import _waits_block
+
+__all__ = ["score_hand", "score_text", "waits_hand", "waits_text"]
+
+
+@jit
+def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
+               suit_entries, dec_words, row_points):
+    """Score one hand (RULES.md sections 2 to 6), the row check included.
+
+    Parameters
+    ----------
+    concealed : (34,) uint8, C-contiguous
+        Concealed tile counts before the win.
+    declared : (5, 2) int8, C-contiguous
+        Declared sets (kind, tile); kind 0 for an empty slot.
+    win : int
+        Winning tile index 0-33.
+    self_drawn, closing : bool
+    seat, round_wind : int
+        Winds 0-3 (E S W N).
+    flowers : int
+        Bit mask of the flowers held (bit ``k`` for flower ``k + 1``).
+    streak : int
+        The dealer's streak, 0-1000.
+    rules : (K,) int64
+        The packed rule table, :attr:`fastscore.rules.RuleTable.packed`.
+    suit_entries, dec_words : int64 arrays
+        :func:`fastscore.tables.kernel_tables`' second and third tables.
+    row_points : (R,) int16, C-contiguous
+        Output: points of each row in :data:`fastscore.ROW_IDS` order (zeroed first).
+
+    Returns
+    -------
+    (code, is_win, shape, points, chicken, total, legal, payout)
+        ``code`` 0 for a valid hand, else nonzero (the row fails a check of
+        :func:`fastscore.kernels.checks.row_fault`: nothing is scored);
+        ``shape`` a :class:`~fastscore.rules.Shape` value or -1; points,
+        total and payout in points.
+    """
+    payout = np.zeros(1, dtype=np.int32)
+    total = np.zeros(1, dtype=np.int32)
+    points = np.zeros(1, dtype=np.int32)
+    legal = np.zeros(1, dtype=np.bool_)
+    is_win = np.zeros(1, dtype=np.bool_)
+    chicken = np.zeros(1, dtype=np.bool_)
+    shape = np.empty(1, dtype=np.int8)
+    codes = np.empty(1, dtype=np.uint8)
+    error = np.zeros(1, dtype=np.uint8)
+    row_points[:] = 0
+    _score_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
+                 np.full(1, win, dtype=np.int8), np.full(1, self_drawn, dtype=np.bool_),
+                 np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
+                 np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
+                 np.full(1, closing, dtype=np.bool_), error, rules, suit_entries, dec_words, payout, total, points,
+                 legal, is_win, chicken, shape, row_points.reshape(1, N_ROWS), codes, 0, 1)
+    return (np.int64(codes[0]), is_win[0], np.int64(shape[0]), np.int64(points[0]), chicken[0],
+            np.int64(total[0]), legal[0], np.int64(payout[0]))
+
+
+@jit
+def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, rules,
+               suit_entries, dec_words, row_points):
+    """Parse and score one hand written in notation (RULES.md section 8): :func:`score_hand`'s result.
+
+    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``),
+    the winning tile (``hand_end:win_end``) and the flowers
+    (``win_end:flowers_end``), one after another.  A nonzero code (the text
+    does not parse, or the hand fails a row check) means the caller must
+    parse the hand again in Python for the error message.
+    """
+    concealed = np.zeros(N_KINDS, dtype=np.uint8)
+    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
+    code = _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE)
+    win = np.int64(-1)
+    if code == _OK:
+        if win_end > hand_end:
+            code, tile = _win(data, hand_end, win_end, _BYTE_CLASS, _BYTE_VALUE)
+            win = np.int64(tile)
+        else:
+            code = 1  # no winning tile
+    flowers = np.int64(0)
+    if code == _OK and flowers_end > win_end:
+        code, mask = _flowers(data, win_end, flowers_end)
+        flowers = np.int64(mask)
+    if code != _OK:
+        return np.int64(code), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
+    return score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
+                      suit_entries, dec_words, row_points)
+
+
+@jit
+def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
+               dec_words, mask, payout_discard, payout_self_draw):
+    """The waits of one 16-tile hand and what each pays (RULES.md section 7, 9.10), the row check included.
+
+    Parameters
+    ----------
+    concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_entries, dec_words
+        As in :func:`score_hand` (no winning tile).
+    suit_info : (5**9,) uint32
+        :func:`fastscore.tables.kernel_tables`' first table.
+    mask : (34,) bool, C-contiguous
+        Output: ``mask[t]`` where tile kind ``t`` completes the hand.
+    payout_discard, payout_self_draw : (34,) int32, C-contiguous
+        Output: the payout in points of the win on ``t`` from a discard and by self-draw (0 where
+        ``t`` is not a wait, or the win is not legal).
+
+    Returns
+    -------
+    (code, n_waits)
+        ``code`` 0 for a valid hand, else nonzero (nothing written but zeros); ``n_waits`` the
+        number of waiting kinds.
+    """
+    n_waits = np.zeros(1, dtype=np.int16)
+    codes = np.empty(1, dtype=np.uint8)
+    error = np.zeros(1, dtype=np.uint8)
+    mask[:] = False
+    payout_discard[:] = 0
+    payout_self_draw[:] = 0
+    _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
+                 np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
+                 np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
+                 np.full(1, closing, dtype=np.bool_), error, rules, suit_info, suit_entries, dec_words,
+                 mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS), payout_self_draw.reshape(1, N_KINDS),
+                 n_waits, codes, 0, 1)
+    return np.int64(codes[0]), np.int64(n_waits[0])
+
+
+@jit
+def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, rules, suit_info, suit_entries,
+               dec_words, mask, payout_discard, payout_self_draw):
+    """Parse and analyse one 16-tile hand written in notation: :func:`waits_hand`'s result.
+
+    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``)
+    and the flowers (``hand_end:flowers_end``).  A nonzero code: as in :func:`score_text`.
+    """
+    concealed = np.zeros(N_KINDS, dtype=np.uint8)
+    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
+    code = _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE)
+    flowers = np.int64(0)
+    if code == _OK and flowers_end > hand_end:
+        code, bits = _flowers(data, hand_end, flowers_end)
+        flowers = np.int64(bits)
+    if code != _OK:
+        return np.int64(code), np.int64(0)
+    return waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
+                      dec_words, mask, payout_discard, payout_self_draw)

@@ -1,0 +1,131 @@
+"""One hand at a time: ``fastscore.score`` / ``fastscore.waits`` (one compiled call for the common case) and the
+numba-callable one-hand kernels agree with the batch kernels, row for row (RULES.md sections 2 to 7)."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+import fastscore
+from fastscore import HandBatch, io, score_batch, waits_batch
+from fastscore.kernels.single import score_hand, waits_hand
+from fastscore.rules import load_rules, resolve_rules
+from fastscore.tables import kernel_tables
+
+score_module = importlib.import_module("fastscore.score")  # the module (fastscore.score is the function)
+waits_module = importlib.import_module("fastscore.waits")
+SCORE_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+WAITS_KEYS = ("hand", "seat", "round", "flowers", "streak", "closing")
+
+
+def _no_batch_of_one(*args, **kwargs):
+    raise AssertionError("the one-call path was expected, not the batch of one")
+
+
+@pytest.fixture
+def one_call_only(monkeypatch):
+    """A function that makes every later call fail if it leaves the compiled one-hand path for the batch of one."""
+    def forbid():
+        monkeypatch.setattr(score_module, "_single", _no_batch_of_one)
+        monkeypatch.setattr(waits_module.HandBatch, "from_records", _no_batch_of_one)
+    return forbid
+
+
+def test_score_one_call_equals_the_batch_kernel(one_call_only):
+    records = io.hand_records(fastscore.sample_winning(3000, seed=11))
+    expected = score_batch(HandBatch.from_records(records))
+    one_call_only()
+    for i, record in enumerate(records):
+        assert fastscore.score(**{k: record[k] for k in SCORE_KEYS}) == expected.score_at(i), record
+
+
+def test_score_one_call_with_another_rule_table(one_call_only, tmp_path):
+    # A table where Self-draw is worth 7 instead of 1: a self-drawn win gains 6 points (RULES.md 4, self_draw).
+    source = Path(resolve_rules(None).path).read_text(encoding="utf-8")
+    row = 'id = "self_draw"\npoints = 1\n'
+    assert source.count(row) == 1
+    path = tmp_path / "rules.toml"
+    path.write_text(source.replace(row, 'id = "self_draw"\npoints = 7\n'))
+    table = load_rules(path)
+    one_call_only()
+    hand = dict(hand="11m99m77p11s9s EE RR 333p", win="9s", self_drawn=True, seat="S")
+    # Nico Nico 40 + all five suits 10 + self-draw 7 + no flowers 1 = 58 points; + base 5 = 63.
+    assert fastscore.score(**hand, rules=table).total == 63
+    assert fastscore.score(**hand).total == 57  # the packaged table: self-draw 1
+
+
+def test_waits_one_call_equals_the_batch_kernel(one_call_only):
+    records = io.hand_records(fastscore.sample_ready(1000, seed=12))
+    expected = waits_batch(HandBatch.from_records(records, require_win=False))
+    one_call_only()
+    for i, record in enumerate(records):
+        got = fastscore.waits(**{k: record[k] for k in WAITS_KEYS})
+        assert got == expected.waits_at(i) and list(got) == list(expected.waits_at(i)), record
+
+
+@pytest.mark.parametrize("call", [
+    dict(hand="11111m99m77p11s9s EE RR", win="9s"),  # a fifth copy: the row check fails
+    dict(hand="11m99m77p11s9s EE RR 333x", win="9s"),  # the parser fails
+    dict(hand="11m99m77p11s9s EE RR 333p", win="9s", seat="SW"),  # not a wind: the batch of one decides
+    dict(hand="11m99m77p11s9s EE RR 333p", win="9s", streak=2**40),  # out of int32: the batch of one decides
+    dict(hand="11m99m77p11s9s EE RR 333p", win="９s"),  # non-ASCII: the batch of one decides
+])
+def test_score_errors_are_the_batch_of_one_errors(call):
+    with pytest.raises(ValueError) as fast:
+        fastscore.score(**call)
+    record = {"win": call["win"], **call}
+    batch = HandBatch.from_records([record])
+    assert batch.error[0] != 0
+    assert str(fast.value) == batch.messages[0].removeprefix("row 0: ")
+
+
+def test_score_other_argument_types_give_the_same_score():
+    # numpy and text flags go through the batch of one; the score is the same.
+    base = dict(hand="123m456p789s 234s G [555z]", win="G")
+    plain = fastscore.score(**base, self_drawn=True, streak=2, seat="E")
+    assert fastscore.score(**base, self_drawn=np.bool_(True), streak=np.int64(2), seat="E") == plain
+    assert plain.is_win and plain.payout > 0
+
+
+@numba.njit
+def _user_loop(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
+               suit_entries, dec_words, payout, row_points):
+    # What a simulation does: one hand at a time, inside its own compiled loop.
+    for i in range(concealed.shape[0]):
+        code, is_win, shape, points, chicken, total, legal, pay = score_hand(
+            concealed[i], declared[i], win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i],
+            closing[i], rules, suit_entries, dec_words, row_points[i])
+        payout[i] = pay if code == 0 else -1
+
+
+def test_score_hand_inside_a_user_njit_loop_equals_score_batch():
+    batch = fastscore.sample_winning(10_000, seed=13)
+    expected = score_batch(batch)
+    _, suit_entries, dec_words = kernel_tables()
+    payout = np.zeros(len(batch), dtype=np.int64)
+    row_points = np.zeros((len(batch), len(fastscore.ROW_IDS)), dtype=np.int16)
+    _user_loop(batch.concealed, batch.declared, batch.win, batch.self_drawn, batch.seat, batch.round, batch.flowers,
+               batch.streak, batch.closing, resolve_rules(None).packed, suit_entries, dec_words, payout, row_points)
+    np.testing.assert_array_equal(payout, expected.payout)
+    np.testing.assert_array_equal(row_points, expected.row_points)
+
+
+def test_waits_hand_equals_waits_batch():
+    batch = fastscore.sample_ready(2000, seed=14)
+    expected = waits_batch(batch)
+    tables = kernel_tables()
+    packed = resolve_rules(None).packed
+    mask = np.zeros(34, dtype=np.bool_)
+    discard = np.zeros(34, dtype=np.int32)
+    self_draw = np.zeros(34, dtype=np.int32)
+    for i in range(len(batch)):
+        code, n = waits_hand(batch.concealed[i], batch.declared[i], batch.seat[i], batch.round[i], batch.flowers[i],
+                             batch.streak[i], batch.closing[i], packed, *tables, mask, discard, self_draw)
+        assert code == 0 and n == expected.n_waits[i]
+        np.testing.assert_array_equal(mask, expected.mask[i])
+        np.testing.assert_array_equal(discard, expected.payout_discard[i])
+        np.testing.assert_array_equal(self_draw, expected.payout_self_draw[i])
