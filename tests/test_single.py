@@ -12,6 +12,7 @@ import pytest
 
 import fastscore
 from fastscore import HandBatch, io, score_batch, waits_batch
+from fastscore import nb
 from fastscore.kernels.single import score_hand, waits_hand
 from fastscore.rules import load_rules, resolve_rules
 from fastscore.tables import kernel_tables
@@ -129,3 +130,46 @@ def test_waits_hand_equals_waits_batch():
         np.testing.assert_array_equal(mask, expected.mask[i])
         np.testing.assert_array_equal(discard, expected.payout_discard[i])
         np.testing.assert_array_equal(self_draw, expected.payout_self_draw[i])
+
+
+@numba.njit
+def _user_win_checks(concealed, declared, win, suit_info, out):
+    for i in range(concealed.shape[0]):
+        code, is_win = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info)
+        out[i] = is_win if code == 0 else False
+
+
+def test_win_check_hand_inside_a_user_njit_loop_equals_win_check():
+    # 10,000 winning hands and the same hands with another winning tile (mostly not wins).
+    batch = fastscore.sample_winning(10_000, seed=15)
+    moved = ((batch.win.astype(np.int64) + 5) % 34).astype(np.int8)
+    other = HandBatch.from_arrays(batch.concealed, batch.declared, moved)
+    for b in (batch, other):
+        expected = fastscore.win_check(b)
+        got = np.zeros(len(b), dtype=np.bool_)
+        _user_win_checks(b.concealed, b.declared, b.win, nb.tables()[0], got)
+        np.testing.assert_array_equal(got, expected)
+    assert fastscore.win_check(batch).all() and not fastscore.win_check(other).all()
+
+
+@numba.njit
+def _user_waits(concealed, declared, rules, suit_info, suit_entries, dec_words, n_waits, discard, self_draw):
+    mask = np.zeros(34, dtype=np.bool_)
+    for i in range(concealed.shape[0]):
+        code, n = nb.waits_hand(concealed[i], declared[i], 0, 0, 0, 0, False, rules, suit_info, suit_entries,
+                                dec_words, mask, discard[i], self_draw[i])
+        n_waits[i] = n if code == 0 else -1
+
+
+def test_waits_hand_inside_a_user_njit_loop_equals_waits_batch():
+    batch = fastscore.sample_ready(10_000, seed=16)
+    batch = HandBatch.from_arrays(batch.concealed, batch.declared)  # East seat and round, no flowers
+    expected = waits_batch(batch)
+    n = len(batch)
+    n_waits = np.zeros(n, dtype=np.int64)
+    discard = np.zeros((n, 34), dtype=np.int32)
+    self_draw = np.zeros((n, 34), dtype=np.int32)
+    _user_waits(batch.concealed, batch.declared, nb.rule_array(), *nb.tables(), n_waits, discard, self_draw)
+    np.testing.assert_array_equal(n_waits, expected.n_waits)
+    np.testing.assert_array_equal(discard, expected.payout_discard)
+    np.testing.assert_array_equal(self_draw, expected.payout_self_draw)

@@ -1,6 +1,6 @@
 """One hand, compiled: the scoring of a single hand through the batch kernel's own code (RULES.md sections 2 to 6).
 
-:func:`score_hand` scores one hand given as arrays: it runs the row check and
+:func:`win_check_hand` and :func:`score_hand` check and score one hand given as arrays: it runs the row check and
 the scoring of :func:`fastscore.kernels.score._score_block` on a batch of one
 row made of views of the caller's arrays, so a single hand is scored by the
 same code as every row of :func:`fastscore.score_batch`.  It is an ordinary
@@ -21,10 +21,10 @@ from .._jit import jit
 from ..tiles import MAX_DECLARED, N_KINDS
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .rows import N_ROWS
-from .score import _score_block
+from .score import _score_block, _win_check_block
 from .waits import _waits_block
 
-__all__ = ["score_hand", "score_text", "waits_hand", "waits_text"]
+__all__ = ["score_hand", "score_text", "waits_hand", "waits_text", "win_check_hand"]
 
 
 @jit
@@ -170,3 +170,29 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, r
         return np.int64(code), np.int64(0)
     return waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
                       dec_words, mask, payout_discard, payout_self_draw)
+
+
+@jit
+def win_check_hand(concealed, declared, win, suit_info):
+    """Whether one hand with its winning tile completes some shape of section 3 (RULES.md section 3):
+    the win check alone, the row check included (seat, round and streak taken as valid).
+
+    Parameters
+    ----------
+    concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8, C-contiguous; win : int
+        As in :func:`score_hand`.
+    suit_info : (5**9,) uint32
+        :func:`fastscore.tables.kernel_tables`' first table.
+
+    Returns
+    -------
+    (code, is_win)
+        ``code`` 0 for a valid hand, else nonzero (``is_win`` then False).
+    """
+    is_win = np.zeros(1, dtype=np.bool_)
+    codes = np.empty(1, dtype=np.uint8)
+    zero = np.zeros(1, dtype=np.uint8)
+    _win_check_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
+                     np.full(1, win, dtype=np.int8), zero, zero, np.zeros(1, dtype=np.int32),
+                     np.zeros(1, dtype=np.bool_), zero, suit_info, is_win, codes, 0, 1)
+    return np.int64(codes[0]), is_win[0]

@@ -1,0 +1,64 @@
+"""fastscore from your own numba code: one hand at a time inside ``@njit`` loops (RULES.md sections 2 to 7).
+
+The functions below are compiled numba functions, the same code as the batch
+kernels run for each row (:mod:`fastscore.kernels.single`); call them from
+``@numba.njit`` functions (``parallel=True`` included) with no trip back to
+Python, or from Python.  A hand is a count vector ``(34,) uint8`` of the
+concealed tiles before the win and ``(5, 2) int8`` declared sets (kind,
+tile), C-contiguous; the context is plain integers and booleans.  Every
+function runs the row check first and returns a nonzero code for a hand
+that fails it (nothing else is then meaningful).
+
+- :func:`win_check_hand` ``(concealed, declared, win, suit_info) -> (code, is_win)``
+- :func:`score_hand` ``(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak,
+  closing, rules, suit_entries, dec_words, row_points) -> (code, is_win, shape, points, chicken,
+  total, legal, payout)``
+- :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
+  suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw) -> (code, n_waits)``
+
+The rule table and the per-suit tables are arrays passed in: get them once,
+in Python, with :func:`rule_array` and :func:`tables`.  ``examples/simulate.py``
+is a complete simulation written this way.
+
+Example
+-------
+>>> import numba, numpy as np
+>>> from fastscore import nb
+>>> rules, (suit_info, suit_entries, dec_words) = nb.rule_array(), nb.tables()
+>>> @numba.njit
+... def payout_of(concealed, declared, win, rules, suit_entries, dec_words):
+...     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
+...     return nb.score_hand(concealed, declared, win, False, 0, 0, 0, 0, False, rules, suit_entries,
+...                          dec_words, row_points)[-1]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels.rows import N_ROWS
+from .kernels.single import score_hand, waits_hand, win_check_hand
+from .rules import resolve_rules
+from .tables import kernel_tables
+
+__all__ = ["N_ROWS", "rule_array", "score_hand", "tables", "waits_hand", "win_check_hand"]
+
+
+def rule_array(rules=None) -> np.ndarray:
+    """``(K,) int64``: a rule table packed for :func:`score_hand` and :func:`waits_hand`.
+
+    ``rules`` is a :class:`~fastscore.RuleTable`, a path to a rules TOML file
+    (:func:`fastscore.load_rules`), or None for the packaged table.
+
+    Raises
+    ------
+    fastscore.RuleTableError
+        A rules file that does not load.
+    """
+    return resolve_rules(rules).packed
+
+
+def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(suit_info, suit_entries, dec_words)``: the per-suit tables the functions take
+    (built once a process, cached on disk; read-only)."""
+    return kernel_tables()
