@@ -12,6 +12,7 @@ from .score import BatchResult, Score, interpretations, score, score_batch, win_
 from .survey import SurveyResult, survey
 from .tiles import TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 from .waits import WaitsResult, tile_efficiency, waits, waits_batch
+from .warmup import warmup
 
 __all__ = [
     "BatchResult",
@@ -41,6 +42,7 @@ __all__ = [
     "tile_efficiency",
     "waits",
     "waits_batch",
+    "warmup",
     "win_check",
 ]
 __version__ = "0.1.0"

@@ -26,7 +26,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["PACKAGE_DIR", "kernel_cache_dir", "source_digest", "user_cache_dir"]
+__all__ = ["FIRST_RUN", "PACKAGE_DIR", "first_run_notice", "kernel_cache_dir", "kernels_compiled", "source_digest",
+           "user_cache_dir"]
 
 #: The fastscore package folder, symbolic links resolved.
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -56,3 +57,25 @@ def kernel_cache_dir() -> Path:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
     return user_cache_dir() / f"numba-{source_digest()}"
+
+
+#: What fastscore says the first time the kernels of a checkout are compiled.
+FIRST_RUN = "first run: compiling the kernels once (about half a minute); later runs load them from the cache"
+_announced = False  # the notice was given in this process
+
+
+def kernels_compiled() -> bool:
+    """True when this checkout's scoring kernel is in the cache (or numba is off: nothing to compile)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return True
+    return any(kernel_cache_dir().rglob("score.*.nbi"))
+
+
+def first_run_notice() -> str | None:
+    """:data:`FIRST_RUN` the first time a process asks while the kernels are not compiled yet, else None
+    (the command line prints it; the library logs it, :func:`fastscore.tables.kernel_tables`)."""
+    global _announced
+    if _announced or kernels_compiled():
+        return None
+    _announced = True
+    return FIRST_RUN

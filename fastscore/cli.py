@@ -56,11 +56,11 @@ def app(ctx: click.Context) -> None:
         click.echo(ctx.get_help())
         ctx.exit(2)
     # Say so when the numba kernels have never been compiled (no cache entry of fastscore/kernels/score.py).
-    from ._cache import kernel_cache_dir
+    from ._cache import first_run_notice
 
-    if not any(kernel_cache_dir().rglob("score.*.nbi")):
-        click.echo("fastscore: first run: compiling the kernels once (about half a minute); "
-                   "later runs load them from the cache", err=True)
+    notice = first_run_notice()
+    if notice:
+        click.echo(f"fastscore: {notice}", err=True)
 
 
 #: Rows per chunk for batch commands (mirrors fastscore.io.DEFAULT_CHUNK_ROWS;
@@ -282,6 +282,15 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
 
 
 # --------------------------------------------------------------------------- batches
+
+
+@app.command()
+@click.option("--rules", type=FILE, help="A rule table TOML file (default: the packaged rules.toml).")
+def warmup(rules: Path | None) -> None:
+    """Compile every kernel now (or load it from the cache), for cluster workers and CI images."""
+    from .warmup import warmup as run_warmup
+
+    click.echo(f"kernels ready in {run_warmup(_rule_table(rules)):.1f} s")
 
 
 def _disable(progress: bool | None) -> bool | None:

@@ -31,7 +31,7 @@ class RuleTableError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class RuleTable:
-    """A validated rule table, as arrays for the kernels.
+    """A validated rule table, as arrays for the kernels (read-only: a table is a value).
 
     Attributes
     ----------
@@ -64,6 +64,15 @@ class RuleTable:
     chicken_points: int
     sources: dict = field(repr=False)
     path: str = ""
+
+    def __post_init__(self):
+        # A table is a value: its arrays are read-only copies, so that an edit cannot reach a kernel
+        # through one cached view (``kernel_args``, ``packed``) and not another, nor change the
+        # packaged table that ``load_rules`` hands out again.  Change a table with a new file.
+        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum"):
+            array = np.array(getattr(self, name))
+            array.setflags(write=False)
+            object.__setattr__(self, name, array)
 
     @cached_property
     def kernel_args(self) -> tuple:
@@ -267,6 +276,15 @@ def default_rules() -> RuleTable:
     ref = resources.files("fastscore").joinpath("rules.toml")
     with resources.as_file(ref) as p:
         return _load_path(str(p))
+
+
+def try_resolve_rules(rules) -> RuleTable | None:
+    """:func:`resolve_rules`, or None where it raises :class:`RuleTableError` (the one-hand calls then
+    take the path that checks the hand first, so that a bad hand is named before a bad table)."""
+    try:
+        return resolve_rules(rules)
+    except RuleTableError:
+        return None
 
 
 def resolve_rules(rules) -> RuleTable:

@@ -29,7 +29,7 @@ from .kernels.score import (
     win_check_kernel,
 )
 from .kernels.single import score_text
-from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules
+from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules, try_resolve_rules
 from .tables import kernel_tables, word_groups
 from .tiles import TILE_NAMES, WIND_INDEX, ErrorCode, HandError, SetKind, format_set
 
@@ -303,11 +303,12 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     >>> score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S").total
     57
     """
-    table = resolve_rules(rules)
+    table = try_resolve_rules(rules)
     # The common call (plain str, bool and int arguments, ASCII text) goes through one compiled call that
     # parses and scores; anything else, and any hand that fails to parse or check, through the batch of
     # one, which gives the same score and names the bad token.
-    if (type(hand) is str and type(win) is str and type(flowers) is str and type(self_drawn) is bool
+    if (table is not None and type(hand) is str and type(win) is str and type(flowers) is str
+            and type(self_drawn) is bool
             and type(closing) is bool and type(streak) is int and 0 <= streak <= MAX_STREAK
             and type(seat) is str and type(round) is str and seat in WIND_INDEX and round in WIND_INDEX):
         text = hand + win + flowers
@@ -323,7 +324,8 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
                 return _new_score(is_win=is_win, shape=SHAPE_NAMES[shape] if shape >= 0 else None,
                                   rows={ROW_IDS[r]: values[r] for r in row_points.nonzero()[0].tolist()},
                                   points=points, chicken=chicken, total=total, legal=legal, payout=payout)
-    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing), table).score_at(0)
+    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing),
+                       rules if table is None else table).score_at(0)
 
 
 def _groups(info_row, counts, declared) -> list[str]:

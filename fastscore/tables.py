@@ -38,6 +38,7 @@ rebuilds.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sys
 import time
@@ -46,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._cache import user_cache_dir
+from ._cache import first_run_notice, user_cache_dir
 from ._jit import jit
 
 N_CODES = 5**9
@@ -285,6 +286,9 @@ def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         0 past the last code): code ``c``'s decompositions are ``dec_words[e >> 32 :
         suit_entries[c + 1] >> 32]``.  The two big tables start on 2 MiB boundaries.
     """
+    notice = first_run_notice()  # once a process (this function runs once): the first use compiles
+    if notice:
+        logging.getLogger("fastscore").warning("fastscore: %s", notice)
     info, offset, words = suit_tables()
     # Written in place, without temporaries: at start-up each fresh megabyte costs page faults.
     entries = _huge_page_empty(N_CODES + 1, np.int64)

@@ -19,7 +19,7 @@ from .checks import flag_faults, kernel_columns
 from .kernels.checks import MAX_STREAK
 from .kernels.single import waits_text
 from .kernels.waits import waits_kernel
-from .rules import resolve_rules
+from .rules import resolve_rules, try_resolve_rules
 from .tables import kernel_tables
 from .tiles import N_KINDS, TILE_NAMES, WIND_INDEX, ErrorCode, HandError
 
@@ -144,10 +144,10 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     >>> waits("123m456p 11z 56s [777m] [999s]", seat="S")
     {'4s': {'discard': 20, 'self_draw': 0}, '7s': {'discard': 20, 'self_draw': 0}}
     """
-    table = resolve_rules(rules)
+    table = try_resolve_rules(rules)
     # As in fastscore.score: the common call in one compiled call, anything else through a batch of one.
-    if (type(hand) is str and type(flowers) is str and type(closing) is bool and type(streak) is int
-            and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
+    if (table is not None and type(hand) is str and type(flowers) is str and type(closing) is bool
+            and type(streak) is int and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
             and round in WIND_INDEX):
         text = hand + flowers
         if text.isascii():
@@ -165,7 +165,7 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     batch = HandBatch.from_records([record], require_win=False)
     if batch.error[0]:
         raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))
-    return waits_batch(batch, table).waits_at(0)
+    return waits_batch(batch, rules if table is None else table).waits_at(0)
 
 
 def tile_efficiency(batch: HandBatch, result: WaitsResult, seen=None) -> dict:

@@ -216,6 +216,9 @@ def test_first_run_message_only_without_compiled_kernels(tmp_path, monkeypatch):
     import fastscore
     from fastscore.cli import app
 
+    from fastscore import _cache
+
+    monkeypatch.setattr(_cache, "_announced", False)  # as in a new process
     fastscore.score("11m99m77p11s9s EE RR 333p", win="9s")  # the kernels are compiled (or loaded) here
     args = ["score", "11m99m77p11s9s EE RR 333p", "--win", "9s"]
     warm = CliRunner().invoke(app, args)
@@ -224,3 +227,26 @@ def test_first_run_message_only_without_compiled_kernels(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     cold = CliRunner().invoke(app, args)
     assert cold.exit_code == 0 and "first run: compiling the kernels once" in cold.stderr
+
+
+def test_first_run_notice_once_and_only_without_compiled_kernels(tmp_path, monkeypatch):
+    from fastscore import _cache
+
+    monkeypatch.setattr(_cache, "_announced", False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    assert _cache.first_run_notice() is None  # this checkout's kernels are in the cache (the suite ran them)
+    monkeypatch.setenv("FASTSCORE_CACHE", str(tmp_path))  # an empty cache folder: the next use compiles
+    assert _cache.first_run_notice() == _cache.FIRST_RUN
+    assert _cache.first_run_notice() is None  # said once a process
+
+
+def test_warmup_loads_every_kernel_and_the_command_says_so():
+    from click.testing import CliRunner
+
+    import fastscore
+    from fastscore.cli import app
+
+    assert fastscore.warmup() > 0
+    result = CliRunner().invoke(app, ["warmup"])
+    assert result.exit_code == 0 and result.stdout.startswith("kernels ready in ")

@@ -173,3 +173,48 @@ def test_waits_hand_inside_a_user_njit_loop_equals_waits_batch():
     np.testing.assert_array_equal(n_waits, expected.n_waits)
     np.testing.assert_array_equal(discard, expected.payout_discard)
     np.testing.assert_array_equal(self_draw, expected.payout_self_draw)
+
+
+def test_a_rule_table_is_read_only():
+    # A table is a value: an in-place edit would reach the batch kernels but not the one-call path's
+    # packed copy (and load_rules hands the packaged table out again), so it is refused.
+    table = resolve_rules(None)
+    with pytest.raises(ValueError, match="read-only"):
+        table.points[0] = 7
+
+
+def test_a_bad_hand_is_named_before_a_bad_rule_table(tmp_path):
+    with pytest.raises(ValueError, match="unknown letter 'b'"):
+        fastscore.score("bad", "9s", rules=tmp_path / "missing.toml")
+    with pytest.raises(ValueError, match="unknown letter 'b'"):
+        fastscore.waits("bad", rules=tmp_path / "missing.toml")
+    with pytest.raises(ValueError, match="rule table"):
+        fastscore.score("11m99m77p11s9s EE RR 333p", "9s", rules=tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize("field, value", [("win", 282), ("win", -129), ("seat", 257), ("seat", -255),
+                                          ("round_wind", 256), ("flowers", 257), ("streak", 2**32 + 5)])
+def test_numbers_that_do_not_fit_their_column_are_flagged_not_wrapped(field, value):
+    # 282 would wrap to 26 as int8, a seat of 257 to 1, a streak of 2**32 + 5 to 5: each is flagged instead.
+    batch = fastscore.sample_winning(1, seed=17)
+    args = dict(win=int(batch.win[0]), seat=0, round_wind=0, flowers=0, streak=0)
+    _, suit_entries, dec_words = kernel_tables()
+    row_points = np.ones(len(fastscore.ROW_IDS), dtype=np.int16)
+    ok = score_hand(batch.concealed[0], batch.declared[0], args["win"], False, 0, 0, 0, 0, False,
+                    resolve_rules(None).packed, suit_entries, dec_words, row_points)
+    assert ok[0] == 0 and ok[1]  # the hand itself is a valid win
+    args[field] = value
+    got = score_hand(batch.concealed[0], batch.declared[0], args["win"], False, args["seat"], args["round_wind"],
+                     args["flowers"], args["streak"], False, resolve_rules(None).packed, suit_entries, dec_words,
+                     row_points)
+    assert got[0] != 0 and not got[1] and got[-1] == 0 and not row_points.any()
+    if field != "win":
+        mask = np.zeros(34, dtype=np.bool_)
+        payouts = np.zeros((2, 34), dtype=np.int32)
+        code, n = waits_hand(batch.concealed[0], batch.declared[0], args["seat"], args["round_wind"], args["flowers"],
+                             args["streak"], False, resolve_rules(None).packed, *kernel_tables(), mask, payouts[0],
+                             payouts[1])
+        assert code != 0 and n == 0
+    else:
+        code, is_win = nb.win_check_hand(batch.concealed[0], batch.declared[0], value, nb.tables()[0])
+        assert code != 0 and not is_win

@@ -11,14 +11,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import distributed
-import numpy as np
 from distributed.comm import get_address_host
 
 from .. import io, jobs
-from .._jit import PARALLEL_MIN_ROWS
 from ..batch import HandBatch
 from ..rules import RuleTable, resolve_rules
-from ..survey import plan_survey, survey_range
+from ..warmup import warmup
 
 __all__ = ["connect", "kernel_threads_by_host", "local_cluster", "warm_workers"]
 
@@ -65,22 +63,19 @@ def _cpu_count() -> int:
 
 
 def _warm(rules: RuleTable | None = None) -> float:
-    """Load (or compile) the serial and parallel score and waits kernels in this process, and write
-    one small Parquet file of each kind (the first write imports and sets up pyarrow); seconds taken."""
+    """Load (or compile) every kernel in this process (:func:`fastscore.warmup.warmup`), and write one small
+    Parquet file of each kind (the first write imports and sets up pyarrow); seconds taken."""
     start = time.perf_counter()
     table = resolve_rules(rules)
+    with _KERNEL_LOCK:
+        warmup(table)
     one = HandBatch.from_records([{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}])
-    many = one.take(np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp))  # big enough for the parallel kernels
     with tempfile.TemporaryDirectory(prefix="fastscore-warm-") as folder:
         for kind in jobs.KINDS:
-            process = jobs.processor(kind)
             with _KERNEL_LOCK:
-                process(one, table)
-                result = process(many, table)
+                result = jobs.processor(kind)(one, table)
             with io.open_writer(Path(folder) / f"{kind}.parquet", kind) as writer:
                 writer.write(result, 0)
-    with _KERNEL_LOCK:  # the survey's own kernels (enumeration, expansion, tallies) on the 42 all-honours hands
-        survey_range(plan_survey(suits="", rules=table), 0, 42)
     return time.perf_counter() - start
 
 

@@ -17,14 +17,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
+from .checks import FLAGGED
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .rows import N_ROWS
 from .score import _score_block, _win_check_block
 from .waits import _waits_block
 
 __all__ = ["score_hand", "score_text", "waits_hand", "waits_text", "win_check_hand"]
+
+
+@jit_inline
+def _context_fits(win, seat, round_wind, flowers, streak):
+    """The scalars fit the batch columns they go into (int8, uint8, int32) without wrapping to another
+    value; the row check then says whether they are valid."""
+    return (-128 <= win <= 127) & (0 <= seat <= 255) & (0 <= round_wind <= 255) & (0 <= flowers <= 255) \
+        & (-(1 << 31) <= streak < (1 << 31))
 
 
 @jit
@@ -58,10 +67,14 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     -------
     (code, is_win, shape, points, chicken, total, legal, payout)
         ``code`` 0 for a valid hand, else nonzero (the row fails a check of
-        :func:`fastscore.kernels.checks.row_fault`: nothing is scored);
+        :func:`fastscore.kernels.checks.row_fault`, or a number does not fit its
+        batch column, e.g. a seat of 257: nothing is scored);
         ``shape`` a :class:`~fastscore.rules.Shape` value or -1; points,
         total and payout in points.
     """
+    if not _context_fits(win, seat, round_wind, flowers, streak):
+        row_points[:] = 0
+        return np.int64(FLAGGED), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     payout = np.zeros(1, dtype=np.int32)
     total = np.zeros(1, dtype=np.int32)
     points = np.zeros(1, dtype=np.int32)
@@ -142,6 +155,8 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
     mask[:] = False
     payout_discard[:] = 0
     payout_self_draw[:] = 0
+    if not _context_fits(-1, seat, round_wind, flowers, streak):
+        return np.int64(FLAGGED), np.int64(0)
     _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
                  np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
                  np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
@@ -189,6 +204,8 @@ def win_check_hand(concealed, declared, win, suit_info):
     (code, is_win)
         ``code`` 0 for a valid hand, else nonzero (``is_win`` then False).
     """
+    if not _context_fits(win, 0, 0, 0, 0):
+        return np.int64(FLAGGED), False
     is_win = np.zeros(1, dtype=np.bool_)
     codes = np.empty(1, dtype=np.uint8)
     zero = np.zeros(1, dtype=np.uint8)

@@ -1,0 +1,63 @@
+"""Compile (or load from the cache) every kernel ahead of time: :func:`warmup`, ``fastscore warmup``."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ._jit import PARALLEL_MIN_ROWS
+from .rules import resolve_rules
+
+__all__ = ["warmup"]
+
+
+def warmup(rules=None) -> float:
+    """Load every kernel from the cache, or compile it where the cache has none (the first run).
+
+    For cluster workers, CI images and benchmarks: after it, no call pays for
+    compiling.  Covers the batch kernels, serial (small batches) and parallel
+    (large ones): scoring, the win check, waits, the row check; the one-hand
+    calls (:func:`fastscore.score`, :func:`fastscore.waits`) and
+    :mod:`fastscore.nb`; the samplers; the survey's kernels.
+
+    Parameters
+    ----------
+    rules : RuleTable, path or None
+        The rule table (default the packaged one); kernels do not depend on it.
+
+    Returns
+    -------
+    float
+        Seconds taken (about a second from the cache, tens of seconds compiling).
+    """
+    from . import nb
+    from .checks import check_batch
+    from .sample import sample_ready, sample_winning
+    from .score import score, score_batch, win_check
+    from .survey import plan_survey, survey_range
+    from .waits import waits, waits_batch
+
+    start = time.perf_counter()
+    table = resolve_rules(rules)
+    wins, ready = sample_winning(1, seed=0), sample_ready(1, seed=0)
+    many = np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp)  # big enough for the parallel builds
+    for batch in (wins, wins.take(many)):
+        score_batch(batch, table)
+        win_check(batch)
+        check_batch(batch.take(slice(None)), require_win=True)
+    for batch in (ready, ready.take(many)):
+        waits_batch(batch, table)
+    score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S", rules=table)
+    waits("123m456p 11z 56s [777m] [999s]", seat="S", rules=table)
+    suit_info, suit_entries, dec_words = nb.tables()
+    row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
+    mask = np.zeros(34, dtype=np.bool_)
+    payouts = np.zeros((2, 34), dtype=np.int32)
+    nb.win_check_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), suit_info)
+    nb.score_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), False, 0, 0, 0, 0, False, table.packed,
+                  suit_entries, dec_words, row_points)
+    nb.waits_hand(ready.concealed[0], ready.declared[0], 0, 0, 0, 0, False, table.packed, suit_info, suit_entries,
+                  dec_words, mask, payouts[0], payouts[1])
+    survey_range(plan_survey(suits="", rules=table), 0, 42)  # enumeration, expansion, tallies: 42 honour hands
+    return time.perf_counter() - start
