@@ -45,6 +45,18 @@ def _discard(counts):
 
 
 @numba.njit
+def _legal_win(concealed, declared, tile, self_drawn, seat, rules, suit_info, suit_entries, dec_words, row_points):
+    """The payout of winning on ``tile`` (East round, no flowers), or -1 when it is not a legal win:
+    the win check first (cheap), then the score."""
+    code, is_win = nb.win_check_hand(concealed, declared, tile, suit_info)
+    if code != 0 or not is_win:
+        return -1
+    code, _, _, _, _, _, legal, payout = nb.score_hand(concealed, declared, tile, self_drawn, seat, 0, 0, 0, False,
+                                                       rules, suit_entries, dec_words, row_points)
+    return payout if code == 0 and legal else -1
+
+
+@numba.njit
 def play(seed, rules, suit_info, suit_entries, dec_words, row_points, final):
     """One game: ``(winner or -1, payout, self_drawn, winning tile)``; ``final`` (34,) uint8 gets
     the winner's 16 tiles before the win."""
@@ -62,27 +74,21 @@ def play(seed, rules, suit_info, suit_entries, dec_words, row_points, final):
     while pos < wall.shape[0] - DEAD_WALL:
         tile = wall[pos]
         pos += 1
-        code, is_win = nb.win_check_hand(hands[player], declared, tile, suit_info)
-        if code == 0 and is_win:
-            code, _, _, _, _, _, legal, payout = nb.score_hand(
-                hands[player], declared, tile, True, player, 0, 0, 0, False, rules, suit_entries, dec_words,
-                row_points)
-            if legal:
-                final[:] = hands[player]
-                return player, payout, True, tile
+        payout = _legal_win(hands[player], declared, tile, True, player, rules, suit_info, suit_entries, dec_words,
+                            row_points)
+        if payout >= 0:
+            final[:] = hands[player]
+            return player, payout, True, tile
         hands[player, tile] += 1
         out = _discard(hands[player])
         hands[player, out] -= 1
         for k in range(1, 4):  # the next players in turn may claim the discard
             other = (player + k) % 4
-            code, is_win = nb.win_check_hand(hands[other], declared, out, suit_info)
-            if code == 0 and is_win:
-                code, _, _, _, _, _, legal, payout = nb.score_hand(
-                    hands[other], declared, out, False, other, 0, 0, 0, False, rules, suit_entries, dec_words,
-                    row_points)
-                if legal:
-                    final[:] = hands[other]
-                    return other, payout, False, out
+            payout = _legal_win(hands[other], declared, out, False, other, rules, suit_info, suit_entries,
+                                dec_words, row_points)
+            if payout >= 0:
+                final[:] = hands[other]
+                return other, payout, False, out
         player = (player + 1) % 4
     return -1, 0, False, -1
 
