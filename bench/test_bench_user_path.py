@@ -60,15 +60,17 @@ def test_waits_calls(benchmark):
 @numba.njit
 def _score_loop(concealed, declared, win, rules, suit_entries, dec_words, payout):
     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
+    scratch = nb.make_scratch()
     for i in range(concealed.shape[0]):
         payout[i] = nb.score_hand(concealed[i], declared[i], win[i], False, 0, 0, 0, 0, False, rules, suit_entries,
-                                  dec_words, row_points)[-1]
+                                  dec_words, row_points, scratch)[-1]
 
 
 @numba.njit
 def _win_check_loop(concealed, declared, win, suit_info, out):
+    scratch = nb.make_scratch()
     for i in range(concealed.shape[0]):
-        out[i] = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info)[1]
+        out[i] = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info, scratch)[1]
 
 
 def test_nb_score_hand_in_a_user_loop(benchmark):

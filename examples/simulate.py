@@ -45,19 +45,20 @@ def _discard(counts):
 
 
 @numba.njit
-def _legal_win(concealed, declared, tile, self_drawn, seat, rules, suit_info, suit_entries, dec_words, row_points):
+def _legal_win(concealed, declared, tile, self_drawn, seat, rules, suit_info, suit_entries, dec_words, row_points,
+               scratch):
     """The payout of winning on ``tile`` (East round, no flowers), or -1 when it is not a legal win:
     the win check first (cheap), then the score."""
-    code, is_win = nb.win_check_hand(concealed, declared, tile, suit_info)
+    code, is_win = nb.win_check_hand(concealed, declared, tile, suit_info, scratch)
     if code != 0 or not is_win:
         return -1
     code, _, _, _, _, _, legal, payout = nb.score_hand(concealed, declared, tile, self_drawn, seat, 0, 0, 0, False,
-                                                       rules, suit_entries, dec_words, row_points)
+                                                       rules, suit_entries, dec_words, row_points, scratch)
     return payout if code == 0 and legal else -1
 
 
 @numba.njit
-def play(seed, rules, suit_info, suit_entries, dec_words, row_points, final):
+def play(seed, rules, suit_info, suit_entries, dec_words, row_points, scratch, final):
     """One game: ``(winner or -1, payout, self_drawn, winning tile)``; ``final`` (34,) uint8 gets
     the winner's 16 tiles before the win."""
     np.random.seed(seed)
@@ -75,7 +76,7 @@ def play(seed, rules, suit_info, suit_entries, dec_words, row_points, final):
         tile = wall[pos]
         pos += 1
         payout = _legal_win(hands[player], declared, tile, True, player, rules, suit_info, suit_entries, dec_words,
-                            row_points)
+                            row_points, scratch)
         if payout >= 0:
             final[:] = hands[player]
             return player, payout, True, tile
@@ -85,7 +86,7 @@ def play(seed, rules, suit_info, suit_entries, dec_words, row_points, final):
         for k in range(1, 4):  # the next players in turn may claim the discard
             other = (player + k) % 4
             payout = _legal_win(hands[other], declared, out, False, other, rules, suit_info, suit_entries,
-                                dec_words, row_points)
+                                dec_words, row_points, scratch)
             if payout >= 0:
                 final[:] = hands[other]
                 return other, payout, False, out
@@ -99,8 +100,9 @@ def simulate(n_games, seed, rules, suit_info, suit_entries, dec_words, winner, p
     and ``final`` (n_games, 34) uint8, the winner's 16 tiles before the win."""
     for g in numba.prange(n_games):
         row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
+        scratch = nb.make_scratch()
         winner[g], payout[g], self_drawn[g], win_tile[g] = play(seed + g, rules, suit_info, suit_entries, dec_words,
-                                                                 row_points, final[g])
+                                                                 row_points, scratch, final[g])
 
 
 def run(n_games: int, seed: int = 0) -> dict:

@@ -9,15 +9,18 @@ tile), C-contiguous; the context is plain integers and booleans.  Every
 function runs the row check first and returns a nonzero code for a hand
 that fails it (nothing else is then meaningful).
 
-- :func:`win_check_hand` ``(concealed, declared, win, suit_info) -> (code, is_win)``
+- :func:`win_check_hand` ``(concealed, declared, win, suit_info, scratch) -> (code, is_win)``
 - :func:`score_hand` ``(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak,
-  closing, rules, suit_entries, dec_words, row_points) -> (code, is_win, shape, points, chicken,
-  total, legal, payout)``
+  closing, rules, suit_entries, dec_words, row_points, scratch) -> (code, is_win, shape, points,
+  chicken, total, legal, payout)``
 - :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
-  suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw) -> (code, n_waits)``
+  suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch) -> (code,
+  n_waits)``
 
 The rule table and the per-suit tables are arrays passed in: get them once,
-in Python, with :func:`rule_array` and :func:`tables`.  ``examples/simulate.py``
+in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is
+:func:`make_scratch`'s (numba-callable): make one per thread, outside the
+loop, and pass it to every call (a call then allocates nothing).  ``examples/simulate.py``
 is a complete simulation written this way.
 
 Example
@@ -29,7 +32,7 @@ Example
 ... def payout_of(concealed, declared, win, rules, suit_entries, dec_words):
 ...     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
 ...     return nb.score_hand(concealed, declared, win, False, 0, 0, 0, 0, False, rules, suit_entries,
-...                          dec_words, row_points)[-1]
+...                          dec_words, row_points, nb.make_scratch())[-1]
 """
 
 from __future__ import annotations
@@ -37,11 +40,12 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels.rows import N_ROWS
+from .kernels.score import make_scratch
 from .kernels.single import score_hand, waits_hand, win_check_hand
 from .rules import resolve_rules
 from .tables import kernel_tables
 
-__all__ = ["N_ROWS", "rule_array", "score_hand", "tables", "waits_hand", "win_check_hand"]
+__all__ = ["N_ROWS", "make_scratch", "rule_array", "score_hand", "tables", "waits_hand", "win_check_hand"]
 
 
 def rule_array(rules=None) -> np.ndarray:

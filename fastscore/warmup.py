@@ -54,10 +54,11 @@ def warmup(rules=None) -> float:
     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
     mask = np.zeros(34, dtype=np.bool_)
     payouts = np.zeros((2, 34), dtype=np.int32)
-    nb.win_check_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), suit_info)
+    scratch = nb.make_scratch()
+    nb.win_check_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), suit_info, scratch)
     nb.score_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), False, 0, 0, 0, 0, False, table.packed,
-                  suit_entries, dec_words, row_points)
+                  suit_entries, dec_words, row_points, scratch)
     nb.waits_hand(ready.concealed[0], ready.declared[0], 0, 0, 0, 0, False, table.packed, suit_info, suit_entries,
-                  dec_words, mask, payouts[0], payouts[1])
+                  dec_words, mask, payouts[0], payouts[1], scratch)
     survey_range(plan_survey(suits="", rules=table), 0, 42)  # enumeration, expansion, tallies: 42 honour hands
     return time.perf_counter() - start

@@ -95,11 +95,12 @@ def test_score_other_argument_types_give_the_same_score():
 @numba.njit
 def _user_loop(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
                suit_entries, dec_words, payout, row_points):
-    # What a simulation does: one hand at a time, inside its own compiled loop.
+    # What a simulation does: one hand at a time, inside its own compiled loop, one scratch for all.
+    scratch = nb.make_scratch()
     for i in range(concealed.shape[0]):
         code, is_win, shape, points, chicken, total, legal, pay = score_hand(
             concealed[i], declared[i], win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i],
-            closing[i], rules, suit_entries, dec_words, row_points[i])
+            closing[i], rules, suit_entries, dec_words, row_points[i], scratch)
         payout[i] = pay if code == 0 else -1
 
 
@@ -125,7 +126,8 @@ def test_waits_hand_equals_waits_batch():
     self_draw = np.zeros(34, dtype=np.int32)
     for i in range(len(batch)):
         code, n = waits_hand(batch.concealed[i], batch.declared[i], batch.seat[i], batch.round[i], batch.flowers[i],
-                             batch.streak[i], batch.closing[i], packed, *tables, mask, discard, self_draw)
+                             batch.streak[i], batch.closing[i], packed, *tables, mask, discard, self_draw,
+                             nb.make_scratch())
         assert code == 0 and n == expected.n_waits[i]
         np.testing.assert_array_equal(mask, expected.mask[i])
         np.testing.assert_array_equal(discard, expected.payout_discard[i])
@@ -134,8 +136,9 @@ def test_waits_hand_equals_waits_batch():
 
 @numba.njit
 def _user_win_checks(concealed, declared, win, suit_info, out):
+    scratch = nb.make_scratch()
     for i in range(concealed.shape[0]):
-        code, is_win = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info)
+        code, is_win = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info, scratch)
         out[i] = is_win if code == 0 else False
 
 
@@ -155,9 +158,10 @@ def test_win_check_hand_inside_a_user_njit_loop_equals_win_check():
 @numba.njit
 def _user_waits(concealed, declared, rules, suit_info, suit_entries, dec_words, n_waits, discard, self_draw):
     mask = np.zeros(34, dtype=np.bool_)
+    scratch = nb.make_scratch()
     for i in range(concealed.shape[0]):
         code, n = nb.waits_hand(concealed[i], declared[i], 0, 0, 0, 0, False, rules, suit_info, suit_entries,
-                                dec_words, mask, discard[i], self_draw[i])
+                                dec_words, mask, discard[i], self_draw[i], scratch)
         n_waits[i] = n if code == 0 else -1
 
 
@@ -201,20 +205,21 @@ def test_numbers_that_do_not_fit_their_column_are_flagged_not_wrapped(field, val
     _, suit_entries, dec_words = kernel_tables()
     row_points = np.ones(len(fastscore.ROW_IDS), dtype=np.int16)
     ok = score_hand(batch.concealed[0], batch.declared[0], args["win"], False, 0, 0, 0, 0, False,
-                    resolve_rules(None).packed, suit_entries, dec_words, row_points)
+                    resolve_rules(None).packed, suit_entries, dec_words, row_points, nb.make_scratch())
     assert ok[0] == 0 and ok[1]  # the hand itself is a valid win
     args[field] = value
     got = score_hand(batch.concealed[0], batch.declared[0], args["win"], False, args["seat"], args["round_wind"],
                      args["flowers"], args["streak"], False, resolve_rules(None).packed, suit_entries, dec_words,
-                     row_points)
+                     row_points, nb.make_scratch())
     assert got[0] != 0 and not got[1] and got[-1] == 0 and not row_points.any()
     if field != "win":
         mask = np.zeros(34, dtype=np.bool_)
         payouts = np.zeros((2, 34), dtype=np.int32)
         code, n = waits_hand(batch.concealed[0], batch.declared[0], args["seat"], args["round_wind"], args["flowers"],
                              args["streak"], False, resolve_rules(None).packed, *kernel_tables(), mask, payouts[0],
-                             payouts[1])
+                             payouts[1], nb.make_scratch())
         assert code != 0 and n == 0
     else:
-        code, is_win = nb.win_check_hand(batch.concealed[0], batch.declared[0], value, nb.tables()[0])
+        code, is_win = nb.win_check_hand(batch.concealed[0], batch.declared[0], value, nb.tables()[0],
+                                         nb.make_scratch())
         assert code != 0 and not is_win

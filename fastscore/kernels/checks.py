@@ -25,7 +25,7 @@ from .._jit import jit, jit_batch, jit_inline, prange
 from ..tiles import MAX_DECLARED, N_KINDS, ErrorCode, SetKind
 from .bits import LITTLE_ENDIAN, cttz64, load_u64
 
-__all__ = ["FLAGGED", "MAX_STREAK", "row_fault"]
+__all__ = ["FLAGGED", "MAX_STREAK", "hand_fault", "row_fault"]
 
 #: Largest dealer streak a row may carry.
 MAX_STREAK = 1000
@@ -322,6 +322,18 @@ def row_fault(concealed, declared, win, seat, round_wind, streak, closing, requi
     w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, s, r, st, c = _row_values(
         concealed, declared, win, seat, round_wind, streak, closing, i)
     return _values_fault(w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, s, r, st, c, require_win)
+
+
+@jit_inline
+def hand_fault(concealed, declared, i, win, seat, round_wind, streak, closing, require_win):
+    """:func:`row_fault` of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2), its context
+    given as numbers (for one hand, :mod:`fastscore.kernels.single`): ``win`` -128 to 127, ``seat``,
+    ``round_wind`` 0 to 255 and ``streak`` int32 (the batch columns' ranges), ``closing`` bool."""
+    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    return _values_fault(w0, w1, w2, w3, w4, _slot_row(declared, i, 0), _slot_row(declared, i, 1),
+                         _slot_row(declared, i, 2), _slot_row(declared, i, 3), _slot_row(declared, i, 4),
+                         np.uint64(_WIN_ROWS[np.uint8(np.int8(win))]), np.int64(win), np.int64(seat),
+                         np.int64(round_wind), np.int64(streak), closing, require_win)
 
 
 @jit_batch

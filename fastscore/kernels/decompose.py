@@ -352,15 +352,21 @@ def without_win_code(k0, k1, k2, c0, c1, c2):
 
 @jit_inline
 def is_win_row(concealed, declared, win, i, suit_info, counts):
-    """True if hand ``i`` of a batch completes any shape of section 3 (with the winning tile, the
+    """True if hand ``i`` of a batch completes any shape of section 3: :func:`is_win_hand_row` with
+    the winning tile ``win[i]`` (``win`` (N,) int8)."""
+    return is_win_hand_row(concealed, declared, i, np.int64(win[i]), suit_info, counts)
+
+
+@jit_inline
+def is_win_hand_row(concealed, declared, i, w, suit_info, counts):
+    """True if hand ``i`` completes any shape of section 3 with the winning tile ``w`` (the
     17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
-    ``win`` (N,) int8, all checked (:func:`fastscore.kernels.checks.row_fault`).
+    all checked (:func:`fastscore.kernels.checks.row_fault`).
 
     The standard shape is tested from the suit codes and honour counts of the
     input row itself; the 34 counts are copied into ``counts`` ((34,) int64
     scratch) only for the special shapes, when the table hints allow one.
     """
-    w = np.int64(win[i])
     c0, c1, c2 = add_tile_codes(row_code(concealed, i, 0), row_code(concealed, i, 9), row_code(concealed, i, 18), w)
     i0 = np.int64(suit_info[c0])
     i1 = np.int64(suit_info[c1])

@@ -1,16 +1,21 @@
-"""One hand, compiled: the scoring of a single hand through the batch kernel's own code (RULES.md sections 2 to 6).
+"""One hand, compiled: the row check, the win check, the score and the waits of one hand (RULES.md sections 2 to 7).
 
-:func:`win_check_hand` and :func:`score_hand` check and score one hand given as arrays: it runs the row check and
-the scoring of :func:`fastscore.kernels.score._score_block` on a batch of one
-row made of views of the caller's arrays, so a single hand is scored by the
-same code as every row of :func:`fastscore.score_batch`.  It is an ordinary
-numba function: call it from Python or from a caller's own ``@njit`` code.
+Plain numba functions over one hand's count vector, declared sets and
+context numbers, for Python and for the caller's own ``@njit`` code
+(:mod:`fastscore.nb`).  They run the batch kernels' own code:
+:func:`win_check_hand` and :func:`score_hand` the row check
+(:func:`fastscore.kernels.checks.hand_fault`), the win check
+(:func:`fastscore.kernels.decompose.is_win_hand_row`) and the scoring path
+(:func:`fastscore.kernels.score.interpret_loaded`, then the best
+interpretation); :func:`waits_hand` the waits kernel's block
+(:func:`fastscore.kernels.waits._waits_block`) on a batch of one.  Each takes
+a ``scratch`` of :func:`fastscore.kernels.score.make_scratch`, made once by
+the caller (one per thread) and reused: a call then allocates nothing.
 
-:func:`waits_hand` does the same for the waits of one 16-tile hand
-(:func:`fastscore.kernels.waits._waits_block`).  :func:`score_text` and
-:func:`waits_text` parse the notation of one hand with the compiled parser
-(:mod:`fastscore.kernels.parse`) in the same call: one trip from Python
-into compiled code for :func:`fastscore.score` and :func:`fastscore.waits`.
+:func:`score_text` and :func:`waits_text` parse the notation of one hand
+with the compiled parser (:mod:`fastscore.kernels.parse`) in the same call:
+one trip from Python into compiled code for :func:`fastscore.score` and
+:func:`fastscore.waits`.
 """
 
 from __future__ import annotations
@@ -19,10 +24,25 @@ import numpy as np
 
 from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
-from .checks import FLAGGED
+from .checks import FLAGGED, hand_fault
+from .decompose import is_win_hand_row
+from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .rows import N_ROWS
-from .score import _score_block, _win_check_block
+from .score import (
+    INFO_CHICKEN,
+    INFO_LEGAL,
+    INFO_PAYOUT,
+    INFO_POINTS,
+    INFO_ROWS,
+    INFO_SHAPE,
+    INFO_TOTAL,
+    INFO_UNITS,
+    best_interpretation,
+    interpret_loaded,
+    make_scratch,
+    write_row_points,
+)
 from .waits import _waits_block
 
 __all__ = ["score_hand", "score_text", "waits_hand", "waits_text", "win_check_hand"]
@@ -30,16 +50,16 @@ __all__ = ["score_hand", "score_text", "waits_hand", "waits_text", "win_check_ha
 
 @jit_inline
 def _context_fits(win, seat, round_wind, flowers, streak):
-    """The scalars fit the batch columns they go into (int8, uint8, int32) without wrapping to another
+    """The numbers fit the batch columns they stand for (int8, uint8, int32) without wrapping to another
     value; the row check then says whether they are valid."""
     return (-128 <= win <= 127) & (0 <= seat <= 255) & (0 <= round_wind <= 255) & (0 <= flowers <= 255) \
         & (-(1 << 31) <= streak < (1 << 31))
 
 
 @jit
-def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
-               suit_entries, dec_words, row_points):
-    """Score one hand (RULES.md sections 2 to 6), the row check included.
+def win_check_hand(concealed, declared, win, suit_info, scratch):
+    """Whether one hand with its winning tile completes some shape of section 3 (RULES.md section 3):
+    the win check alone, the row check included (seat, round and streak taken as valid).
 
     Parameters
     ----------
@@ -48,7 +68,36 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     declared : (5, 2) int8, C-contiguous
         Declared sets (kind, tile); kind 0 for an empty slot.
     win : int
-        Winning tile index 0-33.
+        The winning tile, 0-33.
+    suit_info : (5**9,) uint32
+        :func:`fastscore.tables.kernel_tables`' first table.
+    scratch : tuple
+        :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
+
+    Returns
+    -------
+    (code, is_win)
+        ``code`` 0 for a valid hand, else nonzero (``is_win`` then False).
+    """
+    if not _context_fits(win, 0, 0, 0, 0):
+        return np.int64(FLAGGED), False
+    rows = concealed.reshape(1, N_KINDS)
+    sets = declared.reshape(1, MAX_DECLARED, 2)
+    code = hand_fault(rows, sets, 0, win, 0, 0, 0, False, True)
+    if code != 0:
+        return np.int64(code), False
+    return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, scratch[0])
+
+
+@jit
+def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
+               suit_entries, dec_words, row_points, scratch):
+    """Score one hand (RULES.md sections 2 to 6), the row check included.
+
+    Parameters
+    ----------
+    concealed, declared, win
+        As in :func:`win_check_hand`.
     self_drawn, closing : bool
     seat, round_wind : int
         Winds 0-3 (E S W N).
@@ -62,6 +111,8 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         :func:`fastscore.tables.kernel_tables`' second and third tables.
     row_points : (R,) int16, C-contiguous
         Output: points of each row in :data:`fastscore.ROW_IDS` order (zeroed first).
+    scratch : tuple
+        :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
 
     Returns
     -------
@@ -72,68 +123,34 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         ``shape`` a :class:`~fastscore.rules.Shape` value or -1; points,
         total and payout in points.
     """
-    if not _context_fits(win, seat, round_wind, flowers, streak):
-        row_points[:] = 0
-        return np.int64(FLAGGED), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
-    payout = np.zeros(1, dtype=np.int32)
-    total = np.zeros(1, dtype=np.int32)
-    points = np.zeros(1, dtype=np.int32)
-    legal = np.zeros(1, dtype=np.bool_)
-    is_win = np.zeros(1, dtype=np.bool_)
-    chicken = np.zeros(1, dtype=np.bool_)
-    shape = np.empty(1, dtype=np.int8)
-    codes = np.empty(1, dtype=np.uint8)
-    error = np.zeros(1, dtype=np.uint8)
     row_points[:] = 0
-    _score_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
-                 np.full(1, win, dtype=np.int8), np.full(1, self_drawn, dtype=np.bool_),
-                 np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
-                 np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
-                 np.full(1, closing, dtype=np.bool_), error, rules, suit_entries, dec_words, payout, total, points,
-                 legal, is_win, chicken, shape, row_points.reshape(1, N_ROWS), codes, 0, 1)
-    return (np.int64(codes[0]), is_win[0], np.int64(shape[0]), np.int64(points[0]), chicken[0],
-            np.int64(total[0]), legal[0], np.int64(payout[0]))
-
-
-@jit
-def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, rules,
-               suit_entries, dec_words, row_points):
-    """Parse and score one hand written in notation (RULES.md section 8): :func:`score_hand`'s result.
-
-    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``),
-    the winning tile (``hand_end:win_end``) and the flowers
-    (``win_end:flowers_end``), one after another.  A nonzero code (the text
-    does not parse, or the hand fails a row check) means the caller must
-    parse the hand again in Python for the error message.
-    """
-    concealed = np.zeros(N_KINDS, dtype=np.uint8)
-    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
-    code = _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE)
-    win = np.int64(-1)
-    if code == _OK:
-        if win_end > hand_end:
-            code, tile = _win(data, hand_end, win_end, _BYTE_CLASS, _BYTE_VALUE)
-            win = np.int64(tile)
-        else:
-            code = 1  # no winning tile
-    flowers = np.int64(0)
-    if code == _OK and flowers_end > win_end:
-        code, mask = _flowers(data, win_end, flowers_end)
-        flowers = np.int64(mask)
-    if code != _OK:
-        return np.int64(code), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
-    return score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
-                      suit_entries, dec_words, row_points)
+    code = np.int64(FLAGGED)
+    if _context_fits(win, seat, round_wind, flowers, streak):
+        rows = concealed.reshape(1, N_KINDS)
+        sets = declared.reshape(1, MAX_DECLARED, 2)
+        code = np.int64(hand_fault(rows, sets, 0, win, seat, round_wind, streak, closing, True))
+    if code != 0:
+        return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
+    counts, info = scratch
+    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block).
+    m = interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, -1, rules, suit_entries,
+                         dec_words, rows, sets, 0, counts, load_hand(rows, sets, 0), info, False)
+    j = best_interpretation(info, m)
+    if j < 0:
+        return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
+    write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points.reshape(1, N_ROWS), 0)
+    return (np.int64(0), True, info[j, INFO_SHAPE], info[j, INFO_POINTS], info[j, INFO_CHICKEN] != 0,
+            info[j, INFO_TOTAL], info[j, INFO_LEGAL] != 0, info[j, INFO_PAYOUT])
 
 
 @jit
 def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
-               dec_words, mask, payout_discard, payout_self_draw):
+               dec_words, mask, payout_discard, payout_self_draw, scratch):
     """The waits of one 16-tile hand and what each pays (RULES.md section 7, 9.10), the row check included.
 
     Parameters
     ----------
-    concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_entries, dec_words
+    concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_entries, dec_words, scratch
         As in :func:`score_hand` (no winning tile).
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
@@ -149,21 +166,57 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
         ``code`` 0 for a valid hand, else nonzero (nothing written but zeros); ``n_waits`` the
         number of waiting kinds.
     """
-    n_waits = np.zeros(1, dtype=np.int16)
-    codes = np.empty(1, dtype=np.uint8)
-    error = np.zeros(1, dtype=np.uint8)
     mask[:] = False
     payout_discard[:] = 0
     payout_self_draw[:] = 0
     if not _context_fits(-1, seat, round_wind, flowers, streak):
         return np.int64(FLAGGED), np.int64(0)
+    n_waits = np.zeros(1, dtype=np.int16)
+    codes = np.empty(1, dtype=np.uint8)
     _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
                  np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
                  np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
-                 np.full(1, closing, dtype=np.bool_), error, rules, suit_info, suit_entries, dec_words,
-                 mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS), payout_self_draw.reshape(1, N_KINDS),
-                 n_waits, codes, 0, 1)
+                 np.full(1, closing, dtype=np.bool_), np.zeros(1, dtype=np.uint8), rules, suit_info, suit_entries,
+                 dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
+                 payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, 0, 1)
     return np.int64(codes[0]), np.int64(n_waits[0])
+
+
+@jit_inline
+def _parse_hand(data, hand_end):
+    """``(code, concealed (34,) uint8, declared (5, 2) int8)`` of the hand ``data[:hand_end]``."""
+    concealed = np.zeros(N_KINDS, dtype=np.uint8)
+    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
+    return _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE), concealed, declared
+
+
+@jit
+def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, rules,
+               suit_entries, dec_words, row_points):
+    """Parse and score one hand written in notation (RULES.md section 8): :func:`score_hand`'s result.
+
+    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``),
+    the winning tile (``hand_end:win_end``) and the flowers
+    (``win_end:flowers_end``), one after another.  A nonzero code (the text
+    does not parse, or the hand fails a row check) means the caller must
+    parse the hand again in Python for the error message.
+    """
+    code, concealed, declared = _parse_hand(data, hand_end)
+    win = np.int64(-1)
+    if code == _OK:
+        if win_end > hand_end:
+            code, tile = _win(data, hand_end, win_end, _BYTE_CLASS, _BYTE_VALUE)
+            win = np.int64(tile)
+        else:
+            code = 1  # no winning tile
+    flowers = np.int64(0)
+    if code == _OK and flowers_end > win_end:
+        code, mask = _flowers(data, win_end, flowers_end)
+        flowers = np.int64(mask)
+    if code != _OK:
+        return np.int64(code), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
+    return score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
+                      suit_entries, dec_words, row_points, make_scratch())
 
 
 @jit
@@ -174,9 +227,7 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, r
     ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``)
     and the flowers (``hand_end:flowers_end``).  A nonzero code: as in :func:`score_text`.
     """
-    concealed = np.zeros(N_KINDS, dtype=np.uint8)
-    declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
-    code = _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE)
+    code, concealed, declared = _parse_hand(data, hand_end)
     flowers = np.int64(0)
     if code == _OK and flowers_end > hand_end:
         code, bits = _flowers(data, hand_end, flowers_end)
@@ -184,32 +235,4 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, r
     if code != _OK:
         return np.int64(code), np.int64(0)
     return waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
-                      dec_words, mask, payout_discard, payout_self_draw)
-
-
-@jit
-def win_check_hand(concealed, declared, win, suit_info):
-    """Whether one hand with its winning tile completes some shape of section 3 (RULES.md section 3):
-    the win check alone, the row check included (seat, round and streak taken as valid).
-
-    Parameters
-    ----------
-    concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8, C-contiguous; win : int
-        As in :func:`score_hand`.
-    suit_info : (5**9,) uint32
-        :func:`fastscore.tables.kernel_tables`' first table.
-
-    Returns
-    -------
-    (code, is_win)
-        ``code`` 0 for a valid hand, else nonzero (``is_win`` then False).
-    """
-    if not _context_fits(win, 0, 0, 0, 0):
-        return np.int64(FLAGGED), False
-    is_win = np.zeros(1, dtype=np.bool_)
-    codes = np.empty(1, dtype=np.uint8)
-    zero = np.zeros(1, dtype=np.uint8)
-    _win_check_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
-                     np.full(1, win, dtype=np.int8), zero, zero, np.zeros(1, dtype=np.int32),
-                     np.zeros(1, dtype=np.bool_), zero, suit_info, is_win, codes, 0, 1)
-    return np.int64(codes[0]), is_win[0]
+                      dec_words, mask, payout_discard, payout_self_draw, make_scratch())

@@ -47,16 +47,16 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
-                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, b * BLOCK,
-                     min(n, (b + 1) * BLOCK))
+                     suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, make_scratch(),
+                     b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit
 def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
-                 suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, lo, hi):
+                 suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
-    (the ``jit_inline`` helpers then pass no array through a call)."""
-    counts, info = make_scratch()
+    (the ``jit_inline`` helpers then pass no array through a call); ``scratch`` is :func:`make_scratch`'s."""
+    counts, info = scratch
     for i in range(lo, hi):
         code = error[i]
         if code == 0:
