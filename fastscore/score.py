@@ -1,7 +1,9 @@
-"""Public scoring API: :func:`score_batch`, and :func:`score` / :func:`interpretations` over a batch of one.
+"""Public scoring API: :func:`score_batch`, :func:`win_check`, :func:`score` (one hand, one compiled call)
+and :func:`interpretations` (one hand, every reading).
 
-There is one scoring code path, :func:`fastscore.kernels.score.interpret_hand`;
-everything here validates, allocates, calls the kernel and packs results.
+There is one scoring code path, :func:`fastscore.kernels.score.interpret_loaded`
+(after :func:`fastscore.kernels.features.load_hand`); everything here
+validates, allocates, calls the kernels and packs results.
 """
 
 from __future__ import annotations
@@ -267,7 +269,8 @@ def _single(hand, win, self_drawn, seat, round, flowers, streak, closing) -> Han
 
 def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
           closing=False, rules=None) -> Score:
-    """Score one winning hand (RULES.md sections 3 to 6): a batch of one.
+    """Score one winning hand (RULES.md sections 3 to 6), in one compiled call that parses and scores
+    (:func:`fastscore.kernels.single.score_text`; a batch of one for other argument types and errors).
 
     Parameters
     ----------
@@ -308,9 +311,9 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     # parses and scores; anything else, and any hand that fails to parse or check, through the batch of
     # one, which gives the same score and names the bad token.
     if (table is not None and type(hand) is str and type(win) is str and type(flowers) is str
-            and type(self_drawn) is bool
-            and type(closing) is bool and type(streak) is int and 0 <= streak <= MAX_STREAK
-            and type(seat) is str and type(round) is str and seat in WIND_INDEX and round in WIND_INDEX):
+            and type(self_drawn) is bool and type(closing) is bool and type(streak) is int
+            and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str
+            and seat in WIND_INDEX and round in WIND_INDEX):
         text = hand + win + flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()

@@ -119,7 +119,8 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
 
 
 def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False, rules=None) -> dict:
-    """The waits of one 16-tile hand and what each would pay (RULES.md section 7): a batch of one.
+    """The waits of one 16-tile hand and what each would pay (RULES.md section 7), in one compiled call
+    (:func:`fastscore.kernels.single.waits_text`; a batch of one for other argument types and errors).
 
     Parameters
     ----------
