@@ -25,8 +25,12 @@ commands that need them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import NoReturn
 
@@ -36,15 +40,46 @@ from . import _display
 
 
 class _Commands(click.Group):
-    """The command group: Ctrl-C anywhere in a command exits 130 (click's own handling says
-    "Aborted!" and exits 1)."""
+    """The command group: Ctrl-C anywhere in a command exits 130 with one line on stderr (click's
+    own handling says "Aborted!" and exits 1), however often it is pressed (:func:`_on_interrupt`)."""
 
     def invoke(self, ctx):
+        previous = _catch_interrupts()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(130) from None
+        finally:
+            if previous is not None:
+                # Interrupted: the process is ending, with its one line said; a later Ctrl-C is ignored.
+                signal.signal(signal.SIGINT, signal.SIG_IGN if _on_interrupt.pressed else previous)
+
+
+def _on_interrupt(signum, frame) -> None:
+    """SIGINT while a command runs.  The first raises KeyboardInterrupt: the command stops, waits for
+    the chunk being written (at most one) and says what its parts keep.  A second one while it
+    cleans up ends the process at once with exit 130: completed parts are whole files (written
+    under another name, then renamed), and what the cleanup would have removed (the partial
+    output, a half-written part) is removed by the next run."""
+    if getattr(_on_interrupt, "pressed", False):
+        os.write(2, b"interrupted\n")
+        os._exit(130)
+    _on_interrupt.pressed = True
+    raise KeyboardInterrupt
+
+
+def _catch_interrupts():
+    """Install :func:`_on_interrupt` for SIGINT when it has Python's default handler and this is
+    the main thread; returns the handler to restore (None when nothing was installed)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        return None
+    _on_interrupt.pressed = False
+    signal.signal(signal.SIGINT, _on_interrupt)
+    return previous
 
 
 @click.group(name="fastscore", cls=_Commands, invoke_without_command=True, context_settings={"show_default": True},
@@ -311,6 +346,19 @@ def _kept_parts(writer, interrupted: bool) -> bool:
     return True
 
 
+def _stop_message(exc: BaseException, output: Path | None) -> str:
+    """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
+    disk (whose own messages say little) with what to do."""
+    if isinstance(exc, MemoryError):
+        return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
+                "chunks at once: one read ahead, one scored, one written)")
+    message = str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and output is not None:
+        message += (f"; a job needs free space of about 4 times its output's size while it runs (its parts, "
+                    f"the partial file and the final file, in {output.parent})")
+    return message
+
+
 def _run_batch(
     *,
     kind: str,
@@ -341,7 +389,9 @@ def _run_batch(
                             chunk_rows=chunk_rows, resume=resume)
         job.open()
     except (ValueError, OSError) as exc:
-        _fail(str(exc))
+        _fail(_stop_message(exc, output))
+    except MemoryError:
+        _fail(_stop_message(MemoryError(), output))
     writer, first = job.writer, job.first
     if writer is not None and writer.removed_parts:
         click.echo(f"removed {writer.parts_path}, the parts of an interrupted run (--resume continues one)", err=True)
@@ -353,9 +403,9 @@ def _run_batch(
     try:
         with progress_bar(job.total, disable=_disable(progress), initial=first) as bar:
             job.run(progress=bar)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, MemoryError) as exc:
         _kept_parts(writer, interrupted=False)
-        _fail(str(exc))
+        _fail(_stop_message(exc, output))
     except KeyboardInterrupt:
         if not _kept_parts(writer, interrupted=True):
             click.echo("interrupted", err=True)

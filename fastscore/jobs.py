@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from . import io
+from ._lock import OutputLock
 from .batch import HandBatch
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable
 
@@ -36,8 +38,10 @@ __all__ = [
     "BatchJob",
     "ScoreSummary",
     "WaitsSummary",
+    "check_input_unchanged",
     "check_output_folder",
     "encode_hands",
+    "input_state",
     "job_description",
     "new_summary",
     "partition_summary",
@@ -243,7 +247,10 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
 def job_description(kind: str, input: Path | None, sample: int | None, seed: int, table: RuleTable) -> dict:
     """What makes a batch job's rows, as the output's parts folder records it (:mod:`fastscore.io.parts`):
     the command, a hash of the rule table's contents, and the input file's resolved path, size and
-    modification time or the ``--sample`` size and seed (not the chunk size)."""
+    SHA-256 digest (its contents, not its modification time: an input edited in place with its
+    size and time restored still differs) or the ``--sample`` size and seed (not the chunk size).
+
+    The digest reads the whole input once (about 0.7 GB/s here: 0.1 s for a million JSON lines)."""
     digest = hashlib.sha256()
     for array in (table.points, table.tiers, table.replaces, table.order, table.shape_mask, table.minimum,
                   np.int64(table.chicken_points)):
@@ -252,11 +259,32 @@ def job_description(kind: str, input: Path | None, sample: int | None, seed: int
         digest.update(array.tobytes())
     job: dict = {"command": "batch" if kind == "score" else "waits-batch", "rules": f"sha256:{digest.hexdigest()[:16]}"}
     if input is not None:
-        stat = input.stat()
-        job["input"] = {"path": str(input.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+        with open(input, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            content = hashlib.file_digest(f, "sha256").hexdigest()
+        job["input"] = {"path": str(input.resolve()), "size": size, "sha256": content}
     else:
         job["sample"] = {"rows": sample, "seed": seed}
     return job
+
+
+def input_state(path: Path) -> tuple[int, int]:
+    """``(size, modification time in ns)`` of an input file: compared before and after a job reads it."""
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def check_input_unchanged(path: Path, before: tuple[int, int]) -> None:
+    """Raise ValueError when the input ``path`` changed (size or modification time) since ``before``
+    (:func:`input_state`, taken when the job opened it): its rows may be a mix of two files."""
+    try:
+        now = input_state(path)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: the input was removed while the job read it; nothing is written") from None
+    if now != before:
+        raise ValueError(f"{path}: the input changed while the job read it (size {before[0]:,} -> {now[0]:,} "
+                         f"bytes, modified again); its rows may mix old and new records, so nothing "
+                         f"is written: run again on an input that stays as it is")
 
 
 def check_output_folder(output: Path) -> None:
@@ -310,6 +338,7 @@ class BatchJob:
         self.first = 0
         self.seconds = 0.0
         self._chunks = None
+        self._input_state = None
         if output is not None:
             io.file_format(output)
             check_output_folder(output)
@@ -321,13 +350,23 @@ class BatchJob:
             self.total = sample
 
     def open(self) -> None:
-        """Load the kernels, open the output (resumably) and the input from the first row to do."""
-        warm(self.kind, self.table)  # load the kernels first
-        if self.output is not None:
-            self.writer = io.open_writer(self.output, self.kind, with_input=self.sample is not None,
-                                         resume=self.resume,
-                                         job=job_description(self.kind, self.input, self.sample, self.seed,
-                                                             self.table))
+        """Take the output's lock, then load the kernels, read the input's digest, open the output
+        (resumably) and the input from the first row to do.  The lock comes before anything slow: a
+        second job on the same output stops at once rather than after its start-up, when the first
+        may have finished and its output would be overwritten."""
+        lock = OutputLock(self.output) if self.output is not None else None
+        try:
+            if self.input is not None:
+                self._input_state = input_state(self.input)
+            warm(self.kind, self.table)  # load the kernels first
+            if self.output is not None:
+                job = job_description(self.kind, self.input, self.sample, self.seed, self.table)
+                self.writer = io.open_writer(self.output, self.kind, with_input=self.sample is not None,
+                                             resume=self.resume, job=job, lock=lock)
+        except BaseException:
+            if lock is not None and self.writer is None:
+                lock.release()
+            raise
         self.first = self.writer.rows_written if self.writer is not None else 0
         if self.input is not None:
             self._chunks = io.iter_batches(self.input, require_win=self.kind == "score", chunk_rows=self.chunk_rows,
@@ -337,11 +376,19 @@ class BatchJob:
 
     def run(self, progress=None) -> None:
         """Process and write every chunk (the next read while the current one is processed), then
-        close the output; on an exception the output is aborted, its completed parts kept."""
+        close the output; on an exception the output is aborted, its completed parts kept.
+
+        Raises
+        ------
+        ValueError
+            Also when the input changed while it was read (:func:`check_input_unchanged`): the
+            output is not written."""
         start = time.perf_counter()
         with self.writer if self.writer is not None else contextlib.nullcontext():
             run_chunks(self.kind, io.read_ahead(self._chunks), self.table, writer=self.writer,
                        with_input=self.sample is not None, on_result=self.summary.add, progress=progress)
+            if self.input is not None:
+                check_input_unchanged(self.input, self._input_state)
         self.seconds = time.perf_counter() - start
 
 

@@ -293,11 +293,15 @@ def test_resume_refuses_another_job(tmp_path, monkeypatch, small_records):
     other_input = invoke("batch", source, "-o", out, "--resume")
     assert other_input.exit_code == 2 and "input.size was" in other_input.stderr
     write_input(source, small_records)
-    stat = source.stat()
-    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # same bytes, touched
-    touched = invoke("batch", source, "-o", out, "--resume")
-    assert touched.exit_code == 2 and "input.mtime_ns was" in touched.stderr
+    # Edited in place, the size and the modification time restored: the contents differ (#23 fault 2).
+    stat, data = source.stat(), source.read_bytes()
+    source.write_bytes(data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 1]) + data[len(data) // 2 + 1:])
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert source.stat().st_size == stat.st_size and source.stat().st_mtime_ns == stat.st_mtime_ns
+    in_place = invoke("batch", source, "-o", out, "--resume")
+    assert in_place.exit_code == 2 and "input.sha256 was" in in_place.stderr, in_place.stderr
     assert not out.exists() and len(list(parts_of(out).glob("part-*"))) == 3  # refusing keeps the parts
+    source.write_bytes(data)
 
     # Without --resume the old parts are removed (and said so) and the job starts over.
     fresh = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK)

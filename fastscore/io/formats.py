@@ -48,8 +48,9 @@ def is_empty(path: str | os.PathLike) -> bool:
 
 
 @contextlib.contextmanager
-def parquet_read_errors(path: str | os.PathLike):
-    """Raise a read error of the Parquet file ``path`` (damaged pages, say) as a ValueError that names it."""
+def parquet_read_errors(path: str | os.PathLike, row_groups=None):
+    """Raise a read error of the Parquet file ``path`` (a damaged page, a page whose checksum does not
+    match) as a ValueError that names it, and the row groups being read (a sequence of int) when given."""
     import pyarrow as pa
 
     try:
@@ -57,12 +58,23 @@ def parquet_read_errors(path: str | os.PathLike):
     except FileNotFoundError:
         raise
     except (OSError, pa.ArrowException) as exc:
-        raise ValueError(f"{path}: cannot read the Parquet data ({exc})") from None
+        where = ""
+        if row_groups is not None and len(row_groups):
+            groups = list(row_groups)
+            where = (f" of row group {groups[0]}" if len(groups) == 1
+                     else f" of row groups {groups[0]} to {groups[-1]}")
+        raise ValueError(f"{path}: cannot read the Parquet data{where} ({exc}); the file is damaged") from None
 
 
 def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None, metadata=None):
     """``pyarrow.parquet.ParquetFile(path, read_dictionary=..., metadata=...)`` of an input file
-    (``metadata``: the file's footer read already, not read again).
+    (``metadata``: the file's footer read already, not read again), verifying page checksums.
+
+    Every Parquet file fastscore writes carries a CRC-32 checksum in each page header; a page whose
+    bytes changed (a flipped bit) then fails to read and the read stops with a ValueError naming
+    the file and row group (:func:`parquet_read_errors`).  Files written without checksums
+    (pyarrow's default, most other writers') are read unchecked: a flipped bit in a value is
+    then read as another value, unless it breaks the page's encoding or compression.
 
     Raises
     ------
@@ -73,7 +85,8 @@ def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = No
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata)
+        return pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata,
+                              page_checksum_verification=True)
     except FileNotFoundError:
         raise
     except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer

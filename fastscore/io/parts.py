@@ -45,6 +45,7 @@ damaged parts, every format) and ``tests/test_determinism.py``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -58,7 +59,7 @@ import numpy as np
 from ..rules import ROW_IDS
 from .schemas import _parquet_options, _row_columns
 
-__all__ = ["PartsFolder"]
+__all__ = ["PartsFolder", "naming_path"]
 
 _JOB_FILE = "job.json"  # a parts folder's description of its job
 _PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
@@ -249,12 +250,13 @@ class PartsFolder:
         stop = first + n
         path = self.path / f"part-{first:012d}-{stop:012d}{_PART_SUFFIX[self.format]}"
         self.temp = path.with_name(f".{path.name}.partial")
-        if self.format == "parquet":
-            import pyarrow.parquet as pq
+        with naming_path(self.temp):
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
 
-            pq.write_table(data, self.temp, **_parquet_options(self.part_schema, part=True))
-        else:
-            self.temp.write_bytes(data)
+                pq.write_table(data, self.temp, **_parquet_options(self.part_schema, part=True))
+            else:
+                self.temp.write_bytes(data)
         os.replace(self.temp, path)
         self.temp = None
         self.parts.append((first, stop, path))
@@ -265,11 +267,26 @@ class PartsFolder:
             if self.format == "parquet":
                 import pyarrow.parquet as pq
 
-                table = pq.read_table(path, schema=self.part_schema)
+                table = pq.read_table(path, schema=self.part_schema, page_checksum_verification=True)
                 sink.write(_unpacked(table, self.schema, self.with_input) if self.packed else table)
             else:
                 with open(path, "rb") as f:
                     shutil.copyfileobj(f, sink)
+
+
+@contextlib.contextmanager
+def naming_path(path: Path):
+    """Raise an OSError of writing ``path`` with the path at the start of its message when it does not
+    name it already (the error of a full disk, ``[Errno 28] No space left on device``, names no file);
+    its ``errno`` is kept."""
+    try:
+        yield
+    except OSError as exc:
+        if str(path) in str(exc):
+            raise
+        named = OSError(f"{path}: {exc.strerror or exc}")
+        named.errno = exc.errno
+        raise named from exc
 
 
 def _flatten(data: Mapping, prefix: str = "") -> dict:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import itertools
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -130,29 +131,28 @@ def read_records(
 
 
 def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+    # Read as bytes: a record ends at "\n" only.  In text mode Python also ends lines at a lone
+    # "\r", which JSON allows inside a record as whitespace: one record would become two rows and
+    # every later row would move down one.  A "\r\n" ending is whitespace to json.loads.
     name = Path(path).name
-    with open(path, encoding="utf-8-sig", errors="replace") as f:  # a bad byte spoils its row only
-        first = f.read(1)
-        while first.isspace():
-            first = f.read(1)
-        f.seek(0)
-        if first == "[":  # one JSON array of records (not streamed)
-            try:
-                records = json.load(f)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{name} line {exc.lineno}: not valid JSON ({exc.msg})") from None
-            for start in range(start_row, len(records), chunk_rows):
-                yield records[start:start + chunk_rows]
+    with open(path, "rb") as f:
+        lines = _numbered_lines(f)
+        head = list(itertools.islice(lines, 2))  # the first two records: is the file one JSON array?
+        if not head:
+            return
+        array = _json_array(f, head, name) if head[0][1].lstrip().startswith(b"[") else None
+        if array is not None:  # one JSON array of records (read whole, not streamed)
+            for start in range(start_row, len(array), chunk_rows):
+                yield [_json_record(value, f"{name} record {start + i}")
+                       for i, value in enumerate(array[start:start + chunk_rows])]
             return
         chunk: list = []
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
+        for line_no, line in itertools.chain(head, lines):
             if start_row:
                 start_row -= 1
                 continue
             try:
-                record = json.loads(line)
+                record = _json_record(json.loads(_text(line)), f"{name} line {line_no}")
             except json.JSONDecodeError as exc:
                 record = {_BAD_RECORD: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
             chunk.append(record)
@@ -161,6 +161,56 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
                 chunk = []
         if chunk:
             yield chunk
+
+
+def _text(data: bytes) -> str:
+    """Bytes of a JSON lines file as text: a leading byte-order mark dropped, a bad byte as U+FFFD
+    (it spoils its record only)."""
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def _numbered_lines(f) -> Iterator[tuple[int, bytes]]:
+    """The lines of the binary file ``f`` that are not blank, with their numbers from 1."""
+    for line_no, line in enumerate(f, start=1):
+        if line.strip():
+            yield line_no, line
+
+
+def _json_record(value, where: str):
+    """A parsed JSON record; a value that is not an object as a flagged record naming ``where``."""
+    if isinstance(value, dict):
+        return value
+    return {_BAD_RECORD: f"{where}: not a JSON object (a JSON {_JSON_TYPES.get(type(value), 'value')})"}
+
+
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
+
+
+def _json_array(f, head: list, name: str) -> list | None:
+    """The records of a file that is one JSON array, else None; ``head``: its first two non-blank
+    lines, the first starting with ``[``.
+
+    The first line a whole JSON value and more lines after it: JSON lines whose first record
+    is not an object (flagged; the others read as usual).  The first line a whole array and
+    nothing after it: a one-line array of records.  Otherwise the array spans lines and the
+    file is read whole.
+
+    Raises
+    ------
+    ValueError
+        The file is not valid JSON (naming the line).
+    """
+    try:
+        value = json.loads(_text(head[0][1]))
+    except json.JSONDecodeError:
+        pass
+    else:
+        return value if len(head) == 1 and isinstance(value, list) else None
+    f.seek(0)
+    try:
+        return json.loads(_text(f.read()))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name} line {exc.lineno}: not valid JSON ({exc.msg})") from None
 
 
 def _no_duplicates(path, names, wanted) -> None:
@@ -315,8 +365,7 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
         # Batches may end at row-group boundaries; re-chunk to exactly chunk_rows.
         pending: list = []
         pending_rows = 0
-        batches = pf.iter_batches(batch_size=chunk_rows, columns=columns, row_groups=groups)
-        for record_batch in _named_errors(path, batches):
+        for record_batch in _group_batches(path, pf, groups, chunk_rows, columns):
             if start_row:
                 skip = min(start_row, record_batch.num_rows)
                 record_batch, start_row = record_batch.slice(skip), start_row - skip
@@ -331,11 +380,12 @@ def _parquet_tables(path, chunk_rows: int, start_row: int):
             yield pa.Table.from_batches(pending), encoded
 
 
-def _named_errors(path, batches):
-    """``batches`` (record batches read from the Parquet file ``path``), a read error raised as
-    :func:`parquet_read_errors` raises it."""
-    with parquet_read_errors(path):
-        yield from batches
+def _group_batches(path, pf, groups, batch_size: int, columns):
+    """The record batches of the row groups ``groups`` of the ParquetFile ``pf``, group by group, a read
+    error (a damaged page) raised as :func:`parquet_read_errors` raises it, naming the row group."""
+    for group in groups:
+        with parquet_read_errors(path, [group]):
+            yield from pf.iter_batches(batch_size=batch_size, columns=columns, row_groups=[group])
 
 
 def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
@@ -434,7 +484,7 @@ def read_row_groups(path: str | os.PathLike, row_groups, *, skip: int, rows: int
         As :func:`hand_file` and :func:`batch_from_table`; a damaged file (:func:`parquet_read_errors`).
     """
     with hand_file(path) as (pf, columns, encoded):
-        with parquet_read_errors(path):
+        with parquet_read_errors(path, row_groups):
             table = pf.read_row_groups(list(row_groups), columns=columns)
     batch = batch_from_table(table.slice(skip, rows), encoded=encoded, require_win=require_win, path=path)
     _renumber(batch, offset)

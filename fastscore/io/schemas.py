@@ -225,13 +225,15 @@ def _parquet_options(schema, part: bool = False) -> dict:
     few bits a row run-length encoded), snappy, statistics only for the columns other than
     the row points (45 columns of statistics cost more than their encoding and no reader
     filters on them).  A part is read back only by a resumed run: plain values (dictionary
-    encoding only for strings), no statistics.
+    encoding only for strings), no statistics.  Both carry page checksums (CRC-32 of each page),
+    which fastscore's readers verify (:func:`fastscore.io.formats.parquet_file`).
     """
     import pyarrow as pa
 
     rows = set(ROW_IDS) | {f"rows.{rid}" for rid in ROW_IDS}
     if part:
         strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
-        return {"compression": "snappy", "use_dictionary": strings, "write_statistics": False}
+        return {"compression": "snappy", "use_dictionary": strings, "write_statistics": False,
+                "write_page_checksum": True}
     return {"compression": "snappy", "use_dictionary": True,
-            "write_statistics": [f.name for f in schema if f.name not in rows]}
+            "write_statistics": [f.name for f in schema if f.name not in rows], "write_page_checksum": True}

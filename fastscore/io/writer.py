@@ -35,7 +35,7 @@ from ..batch import HandBatch
 from ..records import RECORD_KEYS
 from ..rules import SHAPE_NAMES
 from .formats import file_format
-from .parts import PartsFolder
+from .parts import PartsFolder, naming_path
 from .schemas import (
     SCORE_COLUMNS,
     WAITS_COLUMNS,
@@ -128,7 +128,7 @@ class ResultWriter:
     """
 
     def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
-                 resume: bool = False):
+                 resume: bool = False, lock: OutputLock | None = None):
         if kind not in ("score", "waits"):
             raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
         if resume and job is None:
@@ -150,8 +150,9 @@ class ResultWriter:
         self._pool = None  # the thread that writes chunks (started by the first write)
         self._part_pool = None  # the thread that writes parts, beside it (with a job)
         self._in_flight = None  # the Future of the chunk being written
-        # Before anything is touched: a second run given the same output stops here.
-        self._lock = OutputLock(self.path)
+        # Before anything is touched: a second run given the same output stops here (or the caller
+        # took the lock already, before anything slow).
+        self._lock = lock if lock is not None else OutputLock(self.path)
         if job is not None:
             try:
                 self._open_parts(job, resume)
@@ -275,7 +276,8 @@ class ResultWriter:
             # The part and the output are written at once, on two threads (both release the GIL).
             part = part_pool.submit(self._folder.write, self._folder.part_data(data, result), first, n)
         try:
-            self._sink.write(data)
+            with naming_path(self.partial_path):
+                self._sink.write(data)
         except BaseException:
             if part is not None:
                 from concurrent.futures import wait
@@ -330,7 +332,8 @@ class ResultWriter:
             return
         try:
             self._wait()
-            self._sink.close()
+            with naming_path(self.partial_path):
+                self._sink.close()
             os.replace(self.partial_path, self.path)
         except BaseException:
             self.abort()
@@ -402,6 +405,7 @@ def open_writer(
     with_input: bool = False,
     job: Mapping | None = None,
     resume: bool = False,
+    lock: OutputLock | None = None,
 ) -> ResultWriter:
     """Open a result file for chunked, atomic writing; the format follows the extension.
 
@@ -469,5 +473,5 @@ def open_writer(
     ...         out.write(score_batch(batch), start)
     ...         start += len(batch)
     """
-    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume)
+    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock)
 
