@@ -26,7 +26,7 @@ row-point columns packed into one ``fixed_size_binary(90)`` column
 encoding 45 columns costs as much as the output's own encoding, and parts
 are read back only when resuming.  ``job.json`` records the output's kind, format and
 columns and the caller's ``job`` (the CLI: the input's resolved path, size
-and modification time, or the ``--sample`` size and seed; the rule table's
+and SHA-256 digest, or the ``--sample`` size and seed; the rule table's
 content hash; not the chunk size; :func:`fastscore.jobs.job_description`).
 On resuming, a ``job.json`` that differs
 is an error naming the differences; otherwise the parts that run from row 0 without a gap and

@@ -11,6 +11,9 @@ Parsing is compiled for every format: Parquet notation columns go straight
 to :meth:`fastscore.HandBatch.from_arrow`; JSON lines and CSV records
 are read by Python's ``json`` and ``csv`` (a few microseconds a row) and
 parsed through the same kernels (:meth:`fastscore.HandBatch.from_records`).
+JSON lines are read as bytes and end at ``\n`` only: a carriage return is
+JSON whitespace, and may sit inside a record.  Parquet page checksums are
+verified where the file has them (:func:`fastscore.io.formats.parquet_file`).
 A Parquet file of encoded hands (:mod:`fastscore.io.encoded`) is recognised by
 its ``concealed`` column and taken as it is.
 
