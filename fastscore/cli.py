@@ -557,7 +557,8 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
 
 @app.command()
 @click.option("--output", "-o", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for report.md, the PNG plots and survey.parquet.")
+              help="Folder for report.md, the PNG plots and survey.parquet: a new or empty folder, or an "
+                   "earlier report, replaced whole when the new one is complete.")
 @self_drawn_option
 @seat_option
 @round_option
@@ -597,7 +598,9 @@ def survey(
 
     Writes OUTPUT/report.md with payout and row-frequency plots (and a comparison
     with --compare) and OUTPUT/survey.parquet with the exact tallies; prints the
-    ten most frequent rows and the wall time.
+    ten most frequent rows and the wall time.  OUTPUT is written as a hidden
+    folder beside it and renamed when complete: an interrupted run leaves an
+    earlier report whole; a folder holding other files is refused.
 
     With --dask the hands are cut into ranges of 2,097,152, one task each,
     and the workers' exact tallies are added up: the same report as on one machine.
@@ -612,6 +615,9 @@ def survey(
     options = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
                    compare=other, sample=sample, seed=seed, suits=suits, honours=honours, chunk_rows=chunk_rows)
     try:
+        from .survey.report import check_folder
+
+        check_folder(output)  # a folder the report may not replace fails here, before the survey runs
         if dask is None:
             result = run_survey(**options, progress=show)
         else:
