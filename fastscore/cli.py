@@ -11,7 +11,7 @@ Commands::
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
     fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
-    fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--chunk-rows N]
+    fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite] [--chunk-rows N]
     fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
                      [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
                      [--dask ADDRESS|local:N]
@@ -132,6 +132,9 @@ dask_option = click.option("--dask", metavar="ADDRESS|local:N",
                                 "(N worker processes here); needs dask and distributed (the dask extra).")
 progress_option = click.option("--progress/--no-progress", default=None, show_default=False,
                                help="Progress bar on stderr (default: only when stderr is a terminal).")
+overwrite_option = click.option("--overwrite", is_flag=True,
+                                help="With --dask: replace an existing OUTPUT folder (a dataset of an earlier run); "
+                                     "it stays whole until the new one is complete.")
 resume_option = click.option("--resume", is_flag=True,
                              help="Continue an interrupted run with the same INPUT (or --sample and --seed), rules "
                                   "and OUTPUT from its last completed chunk; the output is the same as an "
@@ -156,7 +159,8 @@ def _hand_options(*, win: bool):
 def _batch_options(command):
     """INPUT and the options shared by ``batch`` and ``waits-batch``."""
     return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
-                            chunk_rows_option, progress_option, dask_option, resume_option])
+                            chunk_rows_option, progress_option, dask_option, overwrite_option,
+                            resume_option])
 
 
 def _seed(sample: int | None, seed: int | None) -> int:
@@ -424,14 +428,17 @@ def _run_batch(
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
                    rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
-                   resume: bool) -> None:
+                   overwrite: bool, resume: bool) -> None:
     """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
     seed = _seed(sample, seed)
     if dask is not None and resume:
         _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
+    if dask is None and overwrite:
+        _fail("--overwrite goes with --dask (an existing OUTPUT folder); without --dask OUTPUT is a file, "
+              "always replaced whole when the run completes")
     if dask is not None:
         return _run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress)
+                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite)
     _no_folders(input, output)
     _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
                chunk_rows=chunk_rows, progress=progress, resume=resume)
@@ -459,7 +466,11 @@ def batch(**options) -> None:
 
     With --dask the chunks (--chunk-rows rows of whole Parquet row groups) are
     Dask tasks, and OUTPUT is a folder of part.<i>.parquet files with the
-    schema of the single-machine Parquet output.
+    schema of the single-machine Parquet output and an empty _SUCCESS file.
+    It is written as a hidden .OUTPUT.partial-<token> folder and renamed to
+    OUTPUT when complete: an interrupted run leaves no OUTPUT (or the old one
+    whole), and is run again from the start.  An existing OUTPUT folder is
+    replaced only with --overwrite.
     """
     _batch_command("score", **options)
 
@@ -547,7 +558,7 @@ def _dask_session(address: str):
 
 
 def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
-              rules: Path | None, chunk_rows: int, progress: bool | None) -> None:
+              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool) -> None:
     """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
     if sample is not None:
         _fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
@@ -563,7 +574,10 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
     try:
         from . import dask as fdask
 
-        fdask.plan_partitions(input, chunk_rows)  # a bad INPUT fails here, before any cluster starts
+        from .dask.datasets import _prepare_output
+
+        # a bad INPUT or OUTPUT fails here, before any cluster starts
+        _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows))
     except (ImportError, ValueError, OSError) as exc:
         _fail(str(exc))
     import distributed
@@ -573,7 +587,7 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
         show = progress if progress is not None else sys.stderr.isatty()
         try:
-            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows,
+            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite,
                        summarize=functools.partial(jobs.partition_summary, kind), progress=show)
         except (ValueError, OSError, distributed.KilledWorker) as exc:
             _fail(str(exc))
@@ -593,7 +607,8 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
 
 @app.command()
 @click.option("--output", "-o", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for report.md, the PNG plots and survey.parquet.")
+              help="Folder for report.md, the PNG plots and survey.parquet: a new or empty folder, or an "
+                   "earlier report, replaced whole when the new one is complete.")
 @self_drawn_option
 @seat_option
 @round_option
@@ -633,7 +648,9 @@ def survey(
 
     Writes OUTPUT/report.md with payout and row-frequency plots (and a comparison
     with --compare) and OUTPUT/survey.parquet with the exact tallies; prints the
-    ten most frequent rows and the wall time.
+    ten most frequent rows and the wall time.  OUTPUT is written as a hidden
+    folder beside it and renamed when complete: an interrupted run leaves an
+    earlier report whole; a folder holding other files is refused.
 
     With --dask the hands are cut into ranges of 2,097,152, one task each,
     and the workers' exact tallies are added up: the same report as on one machine.
@@ -648,6 +665,9 @@ def survey(
     options = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
                    compare=other, sample=sample, seed=seed, suits=suits, honours=honours, chunk_rows=chunk_rows)
     try:
+        from .survey.report import check_folder
+
+        check_folder(output)  # a folder the report may not replace fails here, before the survey runs
         if dask is None:
             result = run_survey(**options, progress=show)
         else:

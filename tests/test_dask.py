@@ -108,8 +108,10 @@ def client(data):
 def test_score_matches_single_machine(data, client, tmp_path):
     done = score_parquet(data["score_in"], tmp_path / "out", client=client, partition_rows=50_000)
     parts = sorted((tmp_path / "out").glob("*"))
-    assert [p.name for p in done.paths] == [p.name for p in parts]  # nothing else, names sort in order
-    assert len(parts) == 5 and parts[0].name == "part.0.parquet"  # row groups packed by two
+    assert parts[0].name == "_SUCCESS" and parts[0].stat().st_size == 0  # the dataset is complete
+    assert [p.name for p in done.paths] == [p.name for p in parts[1:]]  # nothing else, names sort in order
+    assert len(done.paths) == 5 and done.paths[0].name == "part.0.parquet"  # row groups packed by two
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # nothing left beside it
     got = _dataset(done.paths)
     assert got.schema.equals(data["score"].schema)
     assert got.equals(data["score"])
@@ -272,7 +274,7 @@ def test_worker_killed_mid_job_every_row_present_and_correct(data, tmp_path):
     parts_at_kill = []
 
     def two_parts_written(busy):
-        parts_at_kill.append(len(list(out.glob("part.*.parquet"))))
+        parts_at_kill.append(len(list(tmp_path.glob(".out.partial-*/part.*.parquet"))))
         return parts_at_kill[-1] >= 2
 
     with one_worker_killed(two_parts_written) as (c, killed):
@@ -370,10 +372,19 @@ def test_a_column_of_a_wrong_type_is_an_error_naming_its_file(tmp_path):
 def test_output_folder_rules(data, tmp_path):
     out = tmp_path / "out"
     score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS)
-    with pytest.raises(FileExistsError, match="already holds part files"):
+    with pytest.raises(FileExistsError, match=r"out: already exists .* pass --overwrite .* or overwrite=True"):
         score_parquet(data["score_in"], out)
     done = score_parquet(data["score_in"], out, partition_rows=SCORE_ROWS // 2, overwrite=True)
-    assert sorted(p.name for p in out.iterdir()) == ["part.0.parquet", "part.1.parquet"] == [p.name for p in done.paths]
+    assert sorted(p.name for p in out.iterdir()) == ["_SUCCESS", "part.0.parquet", "part.1.parquet"]
+    assert [p.name for p in done.paths] == ["part.0.parquet", "part.1.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # the old folder, moved aside, is gone
+    (out / "notes.txt").write_text("mine")  # a folder with other files is never replaced
+    with pytest.raises(ValueError, match="out: holds notes.txt, which is not part of a fastscore dataset"):
+        score_parquet(data["score_in"], out, overwrite=True)
+    assert (out / "notes.txt").read_text() == "mine" and (out / "part.1.parquet").exists()
+    (tmp_path / "empty").mkdir()  # an empty folder needs no overwrite
+    score_parquet(data["score_in"], tmp_path / "empty", partition_rows=SCORE_ROWS)
+    assert (tmp_path / "empty" / "_SUCCESS").exists()
     (tmp_path / "file.parquet").write_bytes(b"")
     with pytest.raises(ValueError, match="is a file"):
         score_parquet(data["score_in"], tmp_path / "file.parquet")
@@ -434,7 +445,11 @@ def test_cli_batch_on_an_existing_scheduler(data, client, tmp_path):
     assert [line for line in result.stderr.splitlines() if line.startswith("bad ")] == \
            [line for line in single.stderr.splitlines() if line.startswith("bad ")]
     again = runner.invoke(app, args)  # the folder is not replaced silently
-    assert again.exit_code == 2 and "already holds part files" in again.stderr
+    assert again.exit_code == 2 and "already exists" in again.stderr and "--overwrite" in again.stderr
+    assert "dask: scheduler" not in again.stderr  # refused before connecting
+    replaced = runner.invoke(app, [*args, "--overwrite"])
+    assert replaced.exit_code == 0, replaced.output
+    assert _dataset(sorted((tmp_path / "out").glob("part.*.parquet"))).equals(data["score"])
 
 
 def test_cli_waits_batch_on_a_local_cluster(data, tmp_path, monkeypatch):
@@ -479,8 +494,9 @@ def test_cli_survey_on_an_existing_scheduler(client, tmp_path):
         (["{in}", "--dask", "local:1"], "--dask needs -o FOLDER"),
         (["{in}", "-o", "{tmp}/out", "--dask", "local:x"], "expected local:N"),
         (["{tmp}", "-o", "{tmp}/out.parquet"], "only --dask reads and writes Parquet datasets"),
+        (["{in}", "-o", "{tmp}/out.parquet", "--overwrite"], "--overwrite goes with --dask"),
     ],
-    ids=["sample", "no-output", "bad-local", "folder-without-dask"],
+    ids=["sample", "no-output", "bad-local", "folder-without-dask", "overwrite-without-dask"],
 )
 def test_cli_dask_argument_errors(data, tmp_path, args, message):
     args = [a.format(tmp=tmp_path, **{"in": data["score_in"]}) for a in args]

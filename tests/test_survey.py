@@ -8,7 +8,9 @@ and tallies in Python integers.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -387,3 +389,88 @@ def test_cli_survey_without_matplotlib(tmp_path, monkeypatch):
     assert "all_honours" in done.stdout and "wrote" in done.stdout
     assert done.stderr.count("pip install 'fastscore[report]'") == 1
     assert sorted(p.name for p in out.iterdir()) == ["report.md", "survey.parquet"]
+
+
+# --------------------------------------------------------------------------- interrupted reports (issue #23)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def honours_e():
+    """A second result, unlike ``compared``: the all-honours hands won on East, no compared table."""
+    return survey(**space_options(HONOURS), win="E", progress=False)
+
+
+def test_report_failing_mid_write_leaves_the_old_report_whole(compared, honours_e, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    compared.report(out)
+    old = _files(out)
+
+    def disk_full(result, path):  # the plots are written by now; the tallies fail
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(sys.modules["fastscore.survey.report"], "write_parquet", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        honours_e.report(out)
+    assert _files(out) == old  # not one new plot beside the old page
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # the hidden folder is removed
+
+
+KILLED_REPORT = """
+import os, sys
+from fastscore.survey import survey
+
+report = sys.modules["fastscore.survey.report"]  # (fastscore.survey is also the function)
+
+def killed(result, path):  # the process dies with the plots written and the tallies half written
+    path.write_bytes(b"PAR1 half")
+    os._exit(9)
+
+report.write_parquet = killed
+survey(suits="", win="E", progress=False).report(sys.argv[1])
+"""
+
+
+def test_report_killed_mid_write_leaves_the_old_report_whole(compared, honours_e, tmp_path):
+    out = tmp_path / "out"
+    compared.report(out)
+    old = _files(out)
+    run = subprocess.run([sys.executable, "-c", KILLED_REPORT, str(out)], capture_output=True, text=True,
+                         timeout=600, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})
+    assert run.returncode == 9, run.stderr
+    assert _files(out) == old  # the old report, whole; the killed run's files are not under this name
+    partial = list(tmp_path.glob(".out.partial-*"))
+    assert len(partial) == 1 and "survey.parquet" in _files(partial[0])
+    honours_e.report(out)  # the next report removes the killed run's folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert "The winning tile is 1z." in (out / "report.md").read_text()
+
+
+def test_report_rerun_leaves_only_the_new_files(compared, honours_e, tmp_path):
+    out = tmp_path / "out"
+    compared.report(out)
+    assert (out / "compare.png").exists()
+    honours_e.report(out)
+    assert sorted(_files(out)) == ["payout.png", "report.md", "rows.png", "survey.parquet"]  # no stale compare.png
+    fresh = honours_e.to_parquet(tmp_path / "fresh.parquet")
+    assert pq.read_table(out / "survey.parquet").equals(pq.read_table(fresh))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.parquet", "out"]  # nothing else left beside it
+
+
+def test_report_refuses_a_folder_of_other_files(honours_e, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(ValueError, match=r"mine: holds notes\.txt, which is not a file of a fastscore survey"):
+        honours_e.report(out)
+    assert _files(out) == {"notes.txt": b"keep me"}
+    done = CliRunner().invoke(app, ["survey", "--suits", "", "--win", "E", "--no-progress", "-o", str(out)])
+    assert done.exit_code == 2 and "holds notes.txt" in done.stderr and "hands:" not in done.stdout
+    assert _files(out) == {"notes.txt": b"keep me"}
+    (out / "notes.txt").unlink()
+    honours_e.report(out)  # an empty folder is fine
+    assert (out / "report.md").exists()

@@ -9,7 +9,12 @@ single-machine job and writes its results with :func:`fastscore.io.open_writer`.
 The output is a Parquet dataset, a folder of ``part.<i>.parquet`` files (``i``
 zero-padded to one width, so that any reader's name order is the input
 order), one result row per input row, in input order, with exactly the schema
-of the single-machine job's Parquet output.
+of the single-machine job's Parquet output, and an empty ``_SUCCESS`` file.
+The folder gets its name only when complete: the parts are written into a
+hidden ``.<name>.partial-<token>`` folder beside it, renamed once every part
+is written, so an interrupted job (the client killed included) leaves no
+folder under that name, or an older output whole (``overwrite=True``
+replaces it only then).
 
 :func:`survey` cuts the survey's hands (the enumerated space, or the
 sample) into ranges of ``partition_hands``; each task tallies its range with

@@ -1,10 +1,23 @@
 """Scoring and waits of Parquet datasets on a Dask cluster: partitions of whole row groups, one task
-each, one part file each, in input order (:func:`score_parquet`, :func:`waits_parquet`)."""
+each, one part file each, in input order (:func:`score_parquet`, :func:`waits_parquet`).
+
+The output folder appears only when complete.  The workers write the parts
+into a hidden folder beside it, ``.<name>.partial-<token>``; when every part
+is written the client adds an empty ``_SUCCESS`` file (as Hadoop and Spark
+do) and renames the folder to the output's name, after renaming an older
+output aside (deleted once the new one is in).  So a reader finds the old
+dataset whole, or the new one whole with its ``_SUCCESS``, never some of the
+parts: a client killed mid-job (Ctrl-C, SIGTERM, SIGKILL, a lost machine)
+leaves at most the hidden folder, which the next run given the same output
+removes (:mod:`fastscore._folders`).  Readers that may meet folders written
+otherwise should check for ``_SUCCESS``.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import time
 import uuid
 from collections.abc import Callable
@@ -14,7 +27,8 @@ from pathlib import Path
 import distributed
 import numpy as np
 
-from .. import io, jobs
+from .. import _folders, io, jobs
+from .._lock import OutputLock
 from .._progress import progress_bar
 from ..batch import HandBatch
 from ..io.readers import _check_chunk_rows, read_row_groups
@@ -64,7 +78,7 @@ class DatasetResult:
     Attributes
     ----------
     output : Path
-        The dataset folder.
+        The dataset folder (complete: it holds ``_SUCCESS``).
     paths : list of Path
         Its part files, in input order.
     rows, bad_rows : int
@@ -187,20 +201,37 @@ def _part_names(n: int) -> list[str]:
     return [f"part.{i:0{width}d}.parquet" for i in range(n)]
 
 
+#: The names a dataset folder of these jobs holds: its parts, the marker of a complete dataset, and the
+#: hidden file of a part being written (left in folders written before the marker, by workers that died).
+_DATASET_NAME = re.compile(r"part\.\d+\.parquet|_SUCCESS|\.part\.\d+\.parquet\.partial")
+
+#: The empty file that marks a complete dataset (as Hadoop and Spark write it); readers ignore it.
+SUCCESS = "_SUCCESS"
+
+
 def _prepare_output(output, overwrite: bool, parts: list[Partition]) -> Path:
-    """Create the output folder, refusing one that holds the input (or, without ``overwrite``, old parts)."""
-    out = Path(output)
+    """Check the output folder (:func:`score_parquet`, ``output`` and ``overwrite``); returns it as a Path.
+
+    Refused: a file; a folder that holds the input (or is inside it); without
+    ``overwrite``, a folder that is not empty; with it, a folder holding
+    anything but a dataset's files (a user's folder is never deleted).
+    """
+    out = _folders.target(output)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out}: the output of a Dask job is a folder (a Parquet dataset), and this is a file")
-    if any(Path(p.path).resolve().parent == out.resolve() for p in parts):
+    where = out.resolve()
+    if any(Path(p.path).resolve().is_relative_to(where) for p in parts):
         raise ValueError(f"{out}: the output folder holds the input; write the results to another folder")
-    out.mkdir(parents=True, exist_ok=True)
-    old = [p for p in out.iterdir() if re.fullmatch(r"\.?part\.\d+\.parquet(\.partial)?", p.name)]
-    if old and not overwrite:
-        raise FileExistsError(f"{out}: already holds part files (e.g. {old[0].name}) from an earlier run; "
-                              f"remove them first (or pass overwrite=True)")
-    for p in old:
-        p.unlink()
+    names = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if names and not overwrite:
+        raise FileExistsError(f"{out}: already exists (it holds {names[0]}); to replace it, pass --overwrite on "
+                              f"the command line or overwrite=True in Python (the old dataset stays whole until "
+                              f"the new one is complete)")
+    other = [name for name in names if not _DATASET_NAME.fullmatch(name)]
+    if other:
+        raise ValueError(f"{out}: holds {other[0]}, which is not part of a fastscore dataset "
+                         f"(part.<i>.parquet, {SUCCESS}); --overwrite replaces only such a folder, "
+                         f"so give another output folder or remove it")
     return out
 
 
@@ -237,11 +268,41 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
 
 def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, overwrite, summarize,
              progress, kernel_threads, warm) -> DatasetResult:
-    """The body of :func:`score_parquet` and :func:`waits_parquet`."""
+    """The body of :func:`score_parquet` and :func:`waits_parquet`: the parts go to a hidden folder beside
+    the output, which gets the output's name once every part and ``_SUCCESS`` are written
+    (:mod:`fastscore._folders`)."""
     table = resolve_rules(rules)
     parts = plan_partitions(input, partition_rows)
     out = _prepare_output(output, overwrite, parts)
-    paths = [out / name for name in _part_names(max(len(parts), 1))]
+    with OutputLock(out):  # one run per output: the next lines remove what other runs left beside it
+        _folders.sweep(out)
+        temp = _folders.new_partial(out)
+        try:
+            done, seconds = _run_parts(kind, parts, temp, client=client, table=table, with_input=with_input,
+                                       summarize=summarize, progress=progress, kernel_threads=kernel_threads,
+                                       warm=warm)
+            for stale in temp.glob(".part.*.parquet.partial"):  # left by attempts on workers that died
+                stale.unlink(missing_ok=True)
+            (temp / SUCCESS).touch()
+            _folders.publish(temp, out)
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)  # a task still running fails to write (its folder is gone)
+            raise
+    done.sort(key=lambda d: d.index)
+    return DatasetResult(
+        output=out,
+        paths=[out / name for name in _part_names(max(len(parts), 1))],
+        rows=sum(d.rows for d in done),
+        bad_rows=sum(d.bad_rows for d in done),
+        seconds=seconds,
+        summaries=[d.summary for d in done] if summarize is not None else [],
+    )
+
+
+def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summarize, progress, kernel_threads,
+               warm) -> tuple[list[_PartDone], float]:
+    """Run every partition's task, each writing its part into ``folder``; returns what they did and the seconds."""
+    paths = [folder / name for name in _part_names(max(len(parts), 1))]
     if client is None:
         client = _default_client()
     bar = progress_bar(sum(p.rows for p in parts), disable=not progress)
@@ -278,18 +339,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     if not parts:  # an empty input still gets one (empty) part, so that the dataset has its schema
         with io.open_writer(paths[0], kind, with_input=with_input):
             pass
-    seconds = time.perf_counter() - start
-    for stale in out.glob(".part.*.parquet.partial"):  # left by attempts on workers that died
-        stale.unlink(missing_ok=True)
-    done.sort(key=lambda d: d.index)
-    return DatasetResult(
-        output=out,
-        paths=paths,
-        rows=sum(d.rows for d in done),
-        bad_rows=sum(d.bad_rows for d in done),
-        seconds=seconds,
-        summaries=[d.summary for d in done] if summarize is not None else [],
-    )
+    return done, time.perf_counter() - start
 
 
 def score_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
@@ -311,8 +361,15 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
         (:data:`fastscore.io.ENCODED_COLUMNS`), a folder of them, or a list of them (see
         :func:`plan_partitions`).  Every worker must be able to read it at this path.
     output : str or Path
-        The dataset folder to write (created if missing); every worker must
-        be able to write there.
+        The dataset folder to write; every worker must be able to write in
+        its parent folder.  The parts are written into the hidden folder
+        ``.<name>.partial-<token>`` beside it, which gets this name (with an
+        empty ``_SUCCESS`` file in it) only when every part is written: a
+        job interrupted in any way (the client killed included) leaves no
+        folder of this name, or the older one untouched.  The hidden folder
+        of an interrupted job is removed by the next job given this output.
+        While the job runs the client holds the lock ``.<name>.lock`` beside
+        it (:class:`fastscore._lock.OutputLock`).
     client : distributed.Client, optional
         The cluster to run on; default the current default client or, when
         there is none, this process (the same tasks one after another).
@@ -324,7 +381,10 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
         Also write each row's hand record, first (as ``open_writer(...,
         with_input=True)``; the row-point columns are then ``rows.<id>``).
     overwrite : bool
-        Replace part files already in ``output`` (default: refuse).
+        Replace an existing ``output`` folder (default: refuse one that is
+        not empty).  It is renamed aside and deleted only when the new
+        dataset is complete and renamed in; only a folder holding nothing
+        but a dataset's files (``part.<i>.parquet``, ``_SUCCESS``) is replaced.
     summarize : callable, optional
         A picklable function, run on the worker on each partition's
         :class:`~fastscore.BatchResult`; its return values come back in
@@ -349,9 +409,11 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     ------
     ValueError
         Bad ``partition_rows``, input that is not Parquet or has no ``hand``
-        column, an output path that is a file, or an invalid rule table.
+        column, an output path that is a file or a folder holding the input,
+        with ``overwrite`` a folder holding other files than a dataset's,
+        another job writing the same output, or an invalid rule table.
     FileExistsError
-        ``output`` already holds part files and ``overwrite`` is False.
+        ``output`` exists, is not empty, and ``overwrite`` is False.
     distributed.KilledWorker
         A task was running on a worker that died more than
         ``distributed.scheduler.allowed-failures`` (3) times.
@@ -363,6 +425,8 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     >>> with local_cluster(4) as cluster, Client(cluster) as client:
     ...     done = score_parquet("hands.parquet", "scores/", client=client)
     >>> done.rows == pyarrow.parquet.read_table("scores/").num_rows
+    True
+    >>> (done.output / "_SUCCESS").exists()
     True
     """
     return _run_job("score", input, output, client=client, rules=rules, partition_rows=partition_rows,

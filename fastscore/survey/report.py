@@ -4,18 +4,23 @@
 and :func:`write_parquet` is :meth:`SurveyResult.to_parquet
 <fastscore.survey.SurveyResult.to_parquet>`.  The plots need matplotlib
 (the ``report`` extra); without it the report is written without them and
-says so.
+says so.  The report folder is written whole under a hidden name beside it
+and renamed into place, so an interrupted run never leaves a report that
+looks complete (:func:`write_report`).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _folders
+from .._lock import OutputLock
 from ..rules import ROW_IDS
 from .plots import plot_compare, plot_payout, plot_rows, plots_available
 from .tally import SHAPE_KEYS, Tally
@@ -23,11 +28,15 @@ from .tally import SHAPE_KEYS, Tally
 if TYPE_CHECKING:
     from .result import SurveyResult
 
-__all__ = ["write_report", "write_parquet", "markdown"]
+__all__ = ["REPORT_FILES", "write_report", "write_parquet", "markdown"]
+
+
+#: The files of a report folder (the plots only with matplotlib, ``compare.png`` only with a compared table).
+REPORT_FILES = ("report.md", "survey.parquet", "payout.png", "rows.png", "compare.png")
 
 
 def write_report(result: SurveyResult, folder) -> Path:
-    """Write ``report.md`` with PNG plots (and ``survey.parquet``) into ``folder``.
+    """Write ``report.md`` with PNG plots (and ``survey.parquet``) as the folder ``folder``, replacing it whole.
 
     Plots: ``payout.png`` (:func:`~fastscore.survey.plot_payout`),
     ``rows.png`` (:func:`~fastscore.survey.plot_rows`) and, with a compared
@@ -35,11 +44,23 @@ def write_report(result: SurveyResult, folder) -> Path:
     matplotlib they are left out, the page says so and one line on stderr
     says what to install.
 
+    The folder is the report.  Every file is written into the hidden folder
+    ``.<name>.partial-<token>`` beside it, which is then renamed to
+    ``folder``; an older report there is renamed aside first and deleted
+    once the new one is in (:mod:`fastscore._folders`).  A reader finds the
+    old report whole or the new one whole, never a cut ``report.md`` or old
+    plots beside new ones; a run interrupted in any way leaves the old
+    report (or no folder) and at most the hidden folder, which the next
+    report into ``folder`` removes.  The lock ``.<name>.lock`` beside it is
+    held meanwhile (:class:`fastscore._lock.OutputLock`).
+
     Parameters
     ----------
     result : SurveyResult
     folder : str or Path
-        Created if missing; files in it with the same names are replaced.
+        A new folder, an empty one, or one holding a report (only the files
+        of :data:`REPORT_FILES`), which is replaced.  Its parent is created
+        if missing.
 
     Returns
     -------
@@ -48,11 +69,42 @@ def write_report(result: SurveyResult, folder) -> Path:
 
     Raises
     ------
+    ValueError
+        ``folder`` is a file or holds other files than a report's (they are
+        never deleted), or another run is writing it.
     OSError
         The folder or a file cannot be written.
     """
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = check_folder(folder)
+    with OutputLock(folder):
+        _folders.sweep(folder)
+        temp = _folders.new_partial(folder)
+        try:
+            _write_files(result, temp)
+            _folders.publish(temp, folder)
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)
+            raise
+    return folder / "report.md"
+
+
+def check_folder(folder) -> Path:
+    """``folder`` as a Path if :func:`write_report` may write it (the survey command checks before it
+    runs); raises its ValueError otherwise."""
+    folder = _folders.target(folder)
+    if folder.exists():
+        if not folder.is_dir():
+            raise ValueError(f"{folder}: is a file; a survey report is written as a folder")
+        other = sorted(p.name for p in folder.iterdir() if p.name not in REPORT_FILES)
+        if other:
+            raise ValueError(f"{folder}: holds {other[0]}, which is not a file of a fastscore survey report "
+                             f"({', '.join(REPORT_FILES)}); a report replaces its folder whole, so give a new "
+                             f"or empty folder, or remove the other files")
+    return folder
+
+
+def _write_files(result: SurveyResult, folder: Path) -> None:
+    """The report's files, written into ``folder`` (it exists)."""
     plots = plots_available()
     if plots:
         figures = {"payout.png": plot_payout, "rows.png": plot_rows}
@@ -64,9 +116,7 @@ def write_report(result: SurveyResult, folder) -> Path:
         print("fastscore: survey report written without plots (they need matplotlib: "
               "pip install 'fastscore[report]')", file=sys.stderr)
     write_parquet(result, folder / "survey.parquet")
-    page = folder / "report.md"
-    page.write_text(markdown(result, plots=plots), encoding="utf-8")
-    return page
+    (folder / "report.md").write_text(markdown(result, plots=plots), encoding="utf-8")
 
 
 def write_parquet(result: SurveyResult, path) -> Path:

@@ -105,6 +105,8 @@ class SurveyResult:
         (:func:`~fastscore.survey.plot_rows`) and, with a compared table, ``compare.png``
         (:func:`~fastscore.survey.plot_compare`).  Without matplotlib the page
         is written without them, says so, and one line on stderr names the
-        extra to install (:func:`fastscore.survey.report.write_report`).
+        extra to install.  ``folder`` is replaced whole, and only once every
+        file is written (an interrupted run leaves the old report whole); a
+        folder holding other files is refused (:func:`fastscore.survey.report.write_report`).
         """
         return write_report(self, folder)
