@@ -173,7 +173,7 @@ def write_parquet(result: SurveyResult, path) -> Path:
     ], metadata={"fastscore.survey": json.dumps(_meta(result))})
     table = pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
     path = Path(path)
-    pq.write_table(table, path)
+    pq.write_table(table, path, write_page_checksum=True)  # verified by readers (docs/faults.md)
     return path
 
 def _meta(result: SurveyResult) -> dict:
