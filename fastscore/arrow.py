@@ -176,6 +176,7 @@ def _string_buffers(pa, arr):
         rows, arr = arr.indices, arr.dictionary
         values = np.frombuffer(rows.buffers()[1], dtype=np.dtype(rows.type.to_pandas_dtype()))
         index = values[rows.offset: rows.offset + n].astype(np.int64)
+        _check_indices(index, len(arr), rows)
     if not is_text_type(pa, arr.type):
         arr = _large_strings(pa, arr)
     if rows is None:
@@ -188,6 +189,21 @@ def _string_buffers(pa, arr):
     if validity is None or rows.null_count == 0:
         return data, offsets, _NO_BYTES, 0, index
     return data, offsets, np.frombuffer(validity, dtype=np.uint8), rows.offset, index
+
+
+def _check_indices(index: np.ndarray, size: int, indices) -> None:
+    """Raise ValueError when a row's dictionary index (``index``, of the Arrow array ``indices``) is
+    outside its dictionary of ``size`` values: the compiled parser would read past the strings.
+    pyarrow reads such indices from a damaged Parquet file without raising (null rows may hold any)."""
+    bad = (index < 0) | (index >= size)
+    if not bad.any():
+        return
+    if indices.null_count:
+        bad &= indices.is_valid().to_numpy(zero_copy_only=False)
+    rows = np.flatnonzero(bad)
+    if rows.size:
+        raise ValueError(f"row {int(rows[0])}: a dictionary index {int(index[rows[0]])} past the column's "
+                         f"{size} values; the data is damaged")
 
 
 def _check_columns(pa, table, require_win: bool):

@@ -165,7 +165,7 @@ class HandBatch:
         raw = np.asarray(concealed)
         if raw.ndim != 2 or raw.shape[1] != N_KINDS:
             raise HandError(ErrorCode.BAD_ARRAY, f"concealed must have shape (N, 34), got {raw.shape}")
-        if not (np.issubdtype(raw.dtype, np.integer) or raw.dtype == np.bool_):
+        if raw.dtype.kind not in _INTEGER_KINDS:
             raise HandError(ErrorCode.BAD_ARRAY, f"concealed must hold integers, got dtype {raw.dtype}")
         n = raw.shape[0]
         error = np.zeros(n, dtype=np.uint8)
@@ -175,17 +175,20 @@ class HandBatch:
             columns["declared"] = np.zeros((n, MAX_DECLARED, 2), dtype=np.int8)
         else:
             d = np.asarray(declared)
-            if d.shape != (n, MAX_DECLARED, 2) or not np.issubdtype(d.dtype, np.integer):
+            if d.shape != (n, MAX_DECLARED, 2) or d.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
             columns["declared"] = _column(d, np.int8, 0, N_KINDS - 1, error, messages, "declared")
         given = dict(win=-1 if win is None else win, self_drawn=self_drawn, seat=seat, round=round,
                      flowers=flowers, streak=streak, closing=closing)
         for name, value in given.items():
-            v = np.asarray(value)
             dtype, lo, hi = _CONTEXT[name]
-            if v.ndim == 0 and (v.dtype == np.bool_ or np.issubdtype(v.dtype, np.integer)) \
-                    and (dtype is np.bool_ or lo <= v <= hi):
-                columns[name] = np.full(n, v, dtype=dtype)  # a scalar in range: one value for every row
+            if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
+                if dtype is np.bool_ or lo <= value <= hi:
+                    columns[name] = _filled(n, dtype, value)
+                    continue
+            v = np.asarray(value)
+            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and (dtype is np.bool_ or lo <= v <= hi):
+                columns[name] = _filled(n, dtype, v)  # a scalar in range: one value for every row
                 continue
             if v.ndim == 0:
                 v = np.broadcast_to(v, (n,))
@@ -195,7 +198,7 @@ class HandBatch:
             if dtype is np.bool_:
                 columns[name] = v if v.dtype == np.bool_ and v.flags.c_contiguous else v.astype(np.bool_)
                 continue
-            if not np.issubdtype(v.dtype, np.integer):
+            if v.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
             columns[name] = _column(v, dtype, lo, hi, error, messages, name)
         if win is not None:
@@ -264,6 +267,19 @@ class HandBatch:
                 if old in self.messages:
                     messages[new] = self.messages[old]
         return HandBatch(**sub, messages=messages)
+
+
+#: numpy dtype kinds that :meth:`HandBatch.from_arrays` takes as counts and scalars: integers and bool.
+_INTEGER_KINDS = "iub"
+
+
+def _filled(n: int, dtype, value) -> np.ndarray:
+    """``(n,)`` of ``dtype``, every element ``value`` (zeros without a fill pass for 0 and False)."""
+    if not value:
+        return np.zeros(n, dtype=dtype)
+    column = np.empty(n, dtype=dtype)
+    column.fill(value)
+    return column
 
 
 #: dtype and range of the per-row columns of :meth:`HandBatch.from_arrays` (bool columns: no range).

@@ -40,8 +40,9 @@ from . import _display
 
 
 class _Commands(click.Group):
-    """The command group: Ctrl-C anywhere in a command exits 130 with one line on stderr (click's
-    own handling says "Aborted!" and exits 1), however often it is pressed (:func:`_on_interrupt`)."""
+    """The command group: Ctrl-C (or SIGTERM, SIGHUP) anywhere in a command exits 130 with one line
+    on stderr (click's own handling says "Aborted!" and exits 1), however often it comes
+    (:func:`_on_interrupt`)."""
 
     def invoke(self, ctx):
         previous = _catch_interrupts()
@@ -51,34 +52,43 @@ class _Commands(click.Group):
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(130) from None
         finally:
-            if previous is not None:
-                # Interrupted: the process is ending, with its one line said; a later Ctrl-C is ignored.
-                signal.signal(signal.SIGINT, signal.SIG_IGN if _on_interrupt.pressed else previous)
+            for signum, handler in previous.items():
+                # Interrupted: the process is ending, with its one line said; a later signal is ignored.
+                signal.signal(signum, signal.SIG_IGN if _on_interrupt.pressed else handler)
+
+
+#: The signals a command stops on as on Ctrl-C: its cleanup runs (parts kept, the partial file removed).
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _on_interrupt(signum, frame) -> None:
-    """SIGINT while a command runs.  The first raises KeyboardInterrupt: the command stops, waits for
-    the chunk being written (at most one) and says what its parts keep.  A second one while it
-    cleans up ends the process at once with exit 130: completed parts are whole files (written
-    under another name, then renamed), and what the cleanup would have removed (the partial
-    output, a half-written part) is removed by the next run."""
-    if getattr(_on_interrupt, "pressed", False):
+    """SIGINT, SIGTERM or SIGHUP while a command runs.  The first raises KeyboardInterrupt: the command
+    stops, waits for the chunk being written (at most one) and says what its parts keep.  A
+    second one while it cleans up ends the process at once with exit 130: completed parts are
+    whole files (written under another name, then renamed), and what the cleanup would have
+    removed (the partial output, a half-written part) is removed by the next run."""
+    if _on_interrupt.pressed:
         os.write(2, b"interrupted\n")
         os._exit(130)
     _on_interrupt.pressed = True
     raise KeyboardInterrupt
 
 
-def _catch_interrupts():
-    """Install :func:`_on_interrupt` for SIGINT when it has Python's default handler and this is
-    the main thread; returns the handler to restore (None when nothing was installed)."""
+_on_interrupt.pressed = False
+
+
+def _catch_interrupts() -> dict:
+    """Install :func:`_on_interrupt` for each of :data:`_STOP_SIGNALS` that has its default handler
+    (Python's for SIGINT), in the main thread; returns ``{signal: handler to restore}``."""
     if threading.current_thread() is not threading.main_thread():
-        return None
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        return None
+        return {}
     _on_interrupt.pressed = False
-    signal.signal(signal.SIGINT, _on_interrupt)
+    previous = {}
+    for signum in _STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if handler is (signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL):
+            previous[signum] = handler
+            signal.signal(signum, _on_interrupt)
     return previous
 
 
@@ -350,10 +360,15 @@ def _kept_parts(writer, interrupted: bool) -> bool:
     return True
 
 
+def _no_thread(exc: BaseException) -> bool:
+    """``exc`` is Python's error for a thread it could not start (out of memory, or a process limit)."""
+    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+
+
 def _stop_message(exc: BaseException, output: Path | None) -> str:
     """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
     disk (whose own messages say little) with what to do."""
-    if isinstance(exc, MemoryError):
+    if isinstance(exc, MemoryError) or _no_thread(exc):
         return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
                 "chunks at once: one read ahead, one scored, one written)")
     message = str(exc)
@@ -408,6 +423,11 @@ def _run_batch(
         with progress_bar(job.total, disable=_disable(progress), initial=first) as bar:
             job.run(progress=bar)
     except (ValueError, OSError, MemoryError) as exc:
+        _kept_parts(writer, interrupted=False)
+        _fail(_stop_message(exc, output))
+    except RuntimeError as exc:
+        if not _no_thread(exc):
+            raise
         _kept_parts(writer, interrupted=False)
         _fail(_stop_message(exc, output))
     except KeyboardInterrupt:
@@ -520,8 +540,8 @@ def encode(
     seed = _seed(sample, seed)
     try:
         rows, bad = encode_hands(output, input=input, sample=sample, seed=seed, waits=waits, chunk_rows=chunk_rows)
-    except (ValueError, OSError) as exc:
-        _fail(str(exc))
+    except (ValueError, OSError, MemoryError) as exc:
+        _fail(_stop_message(exc, output))
     click.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")
 
 

@@ -414,6 +414,7 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         raise ValueError(f"{output}: the output would replace the input")
     bad = 0
     if input is not None:
+        before = input_state(input)
         chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
     else:
         chunks = sample_chunks("waits" if waits else "score", sample, seed, chunk_rows)
@@ -423,6 +424,8 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         for batch in chunks:
             bad += int((batch.error != 0).sum())
             yield batch
+        if input is not None:  # before the file is renamed into place (write_encoded: on exhaustion)
+            check_input_unchanged(input, before)
 
     rows = io.write_encoded(counted(), output)
     return rows, bad

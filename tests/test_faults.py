@@ -260,3 +260,81 @@ def test_ctrl_c_pressed_twice_prints_one_line_and_exits_130(tmp_path):
     assert "Traceback" not in text and "Exception ignored" not in text, text
     assert "interrupted" in text and len(text.strip().splitlines()) == 1, text
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------- found by the fault sweep after the fixes
+
+
+def test_a_footer_bit_flip_that_renames_a_column_is_caught(tmp_path):
+    """Page checksums do not cover the Parquet footer: fastscore writes a digest of its columns there.
+    A flip that renames ``round`` would otherwise read every row as round East."""
+    source = tmp_path / "hands.parquet"
+    assert invoke("batch", "--sample", 2_000, "--seed", 3, "-o", source).exit_code == 0
+    data = source.read_bytes()
+    footer = len(data) - 8 - pq.read_metadata(source).serialized_size
+    at = data.index(b"round", footer)
+    flipped = tmp_path / "flipped.parquet"
+    flipped.write_bytes(data[:at + 1] + b"n" + data[at + 2:])  # 'round' -> 'rnund' (o ^ n = 1 bit)
+    assert (ord("o") ^ ord("n")) == 1
+    assert "rnund" in pq.read_schema(flipped).names  # pyarrow reads it as a renamed column
+    result = invoke("batch", flipped, "-o", tmp_path / "out.parquet")
+    assert result.exit_code == 2
+    assert f"{flipped}: its column names or types differ from those it was written with" in result.stderr
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_a_dictionary_index_past_its_dictionary_is_refused_not_read():
+    import pyarrow as pa
+
+    indices = pa.array([0, 1, 0, 7], pa.int32())  # 7: past the two values, as a damaged page can give
+    wins = pa.DictionaryArray.from_buffers(pa.dictionary(pa.int32(), pa.string()), 4, indices.buffers(),
+                                           dictionary=pa.array(["9s", "1z"]))
+    table = pa.table({"hand": ["11m99m77p11s9s EE RR 333p"] * 4, "win": wins})
+    with pytest.raises(ValueError, match="row 3: a dictionary index 7 past the column's 2 values"):
+        fastscore.HandBatch.from_arrow(table)
+
+
+@pytest.mark.parametrize("layout", ["one line", "lines"])
+def test_a_byte_order_mark_before_a_json_array(tmp_path, records, layout):
+    path = tmp_path / "hands.json"
+    text = json.dumps(records[:6], indent=None if layout == "one line" else 1)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode() + b"\n")
+    (batch,) = io.iter_batches(path)
+    assert len(batch) == 6 and not batch.error.any()
+
+
+def test_sigterm_stops_a_job_as_ctrl_c_does(tmp_path):
+    out = tmp_path / "out.parquet"
+    command = [sys.executable, "-m", "fastscore.cli", "batch", "--sample", "2000000", "--chunk-rows", "20000",
+               "-o", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).parents[1])}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    parts = tmp_path / ".out.parquet.parts"
+    deadline = time.monotonic() + 240
+    while not list(parts.glob("part-*")) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    text = stderr.decode()
+    assert process.returncode == 130, text
+    assert text.startswith("interrupted: the first") and len(text.strip().splitlines()) == 1, text
+    assert not out.exists() and list(parts.glob("part-*"))
+
+
+def test_encode_refuses_an_input_that_changes_while_read(tmp_path, monkeypatch, records):
+    source = write_jsonl(tmp_path / "hands.jsonl", records)
+    real = io.iter_batches
+
+    def growing(*args, **kwargs):
+        for k, batch in enumerate(real(*args, **kwargs)):
+            if k == 1:
+                with open(source, "ab") as f:
+                    f.write(json.dumps(records[0]).encode() + b"\n")
+            yield batch
+
+    monkeypatch.setattr(io, "iter_batches", growing)
+    out = tmp_path / "enc.parquet"
+    result = invoke("encode", source, "-o", out, "--chunk-rows", 700)
+    assert result.exit_code == 2 and "the input changed while the job read it" in result.stderr
+    assert not out.exists()

@@ -125,7 +125,7 @@ def test_sigkill_then_resume_writes_the_uninterrupted_file(big, tmp_path):
     assert killed.returncode == -signal.SIGKILL
     assert not out.exists()  # nothing under the output name
     done = sorted(p.name for p in parts_of(out).glob("part-*.parquet"))
-    assert done and done[0] == f"part-{0:012d}-{BIG_CHUNK:012d}.parquet"
+    assert done and done[0].startswith(f"part-{0:012d}-{BIG_CHUNK:012d}-")
 
     resumed = invoke("batch", source, "-o", out, "--chunk-rows", BIG_CHUNK, "--resume")
     assert resumed.exit_code == 0, resumed.output
@@ -255,22 +255,27 @@ def test_damaged_parts_are_redone(tmp_path, monkeypatch, small_records):
     assert_same_file(out, reference)
 
 
-def test_parts_of_an_earlier_version_with_nullable_columns_are_resumed(tmp_path, monkeypatch, small_records):
-    """Parts written before the output declared its always-valued columns not null (stop 12) differ
-    from today's only in that flag: they are taken up, not redone, and the output is the same."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+def test_parts_of_an_earlier_layout_are_refused_and_a_changed_part_is_redone(tmp_path, monkeypatch, small_records):
+    """Parts folders of layout 1 (before part names carried a digest of the part's bytes) are not
+    taken up; in today's layout a part whose bytes changed since it was written is redone."""
     source, reference, out = interrupted_run(tmp_path, monkeypatch, small_records)
+    job = parts_of(out) / "job.json"
+    manifest = json.loads(job.read_text())
+    assert manifest["fastscore_parts"] == 2
+    job.write_text(json.dumps({**manifest, "fastscore_parts": 1}))
+    old = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
+    assert old.exit_code == 2 and "fastscore_parts was 1, now 2" in old.stderr and "without --resume" in old.stderr
+    job.write_text(json.dumps(manifest))
+
     parts = sorted(parts_of(out).glob("part-*"))
-    for part in parts:
-        table = pq.read_table(part)
-        assert not all(f.nullable for f in table.schema)  # today's parts have required columns
-        old = pa.schema([f.with_nullable(True) for f in table.schema], metadata=table.schema.metadata)
-        pq.write_table(table.cast(old), part)
+    assert len(parts) == 3
+    table = pq.read_table(parts[1])  # rewritten whole and readable, with one value changed
+    changed = table.set_column(table.schema.get_field_index("payout"), "payout",
+                               pa.array([v + 1 for v in table.column("payout").to_pylist()], pa.int32()))
+    pq.write_table(changed, parts[1])
     resumed = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
     assert resumed.exit_code == 0, resumed.output
-    assert f"resuming at row {3 * SMALL_CHUNK:,}" in resumed.stderr
+    assert f"resuming at row {SMALL_CHUNK:,}" in resumed.stderr  # parts 2 and 3 redone
     assert_same_file(out, reference)
 
 

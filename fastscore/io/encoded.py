@@ -22,6 +22,7 @@ from ..batch import HandBatch
 from ..checks import check_batch
 from ..tiles import MAX_DECLARED, ErrorCode
 from .formats import file_format, is_empty, parquet_file
+from .parts import naming_path
 from .writer import _ParquetSink
 
 __all__ = [
@@ -239,9 +240,11 @@ def write_encoded(batches, path: str | os.PathLike) -> int:
         rows = 0
         try:
             for batch in batches:
-                sink.write(encoded_table(batch))
+                with naming_path(partial):  # a full disk's error names no file
+                    sink.write(encoded_table(batch))
                 rows += len(batch)
-            sink.close()
+            with naming_path(partial):
+                sink.close()
             os.replace(partial, path)
         except BaseException:
             try:

@@ -17,10 +17,12 @@ pyarrow is imported only when a Parquet file is read or written.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["count_rows", "file_format", "is_empty", "parquet_file", "parquet_read_errors"]
+__all__ = ["COLUMNS_KEY", "check_columns_digest", "columns_digest", "count_rows", "file_format", "is_empty",
+           "parquet_file", "parquet_read_errors"]
 
 _FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 
@@ -66,6 +68,34 @@ def parquet_read_errors(path: str | os.PathLike, row_groups=None):
         raise ValueError(f"{path}: cannot read the Parquet data{where} ({exc}); the file is damaged") from None
 
 
+#: Footer key of the Parquet files fastscore writes: a digest of their columns (:func:`columns_digest`).
+COLUMNS_KEY = b"fastscore.columns_sha256"
+
+
+def columns_digest(metadata) -> bytes:
+    """SHA-256 (hex) of a Parquet footer's columns: each column's path, physical type and levels, and
+    the Arrow schema pyarrow stored beside them.  Page checksums do not cover the footer; this
+    digest, written in the footer by fastscore (:data:`COLUMNS_KEY`), tells a footer whose bit
+    flipped (a column renamed, a type changed) from the one written."""
+    digest = hashlib.sha256()
+    schema = metadata.schema
+    for i in range(len(schema)):
+        column = schema.column(i)
+        digest.update(repr((column.path, column.physical_type, column.max_definition_level,
+                            column.max_repetition_level)).encode())
+    digest.update((metadata.metadata or {}).get(b"ARROW:schema", b""))
+    return digest.hexdigest().encode()
+
+
+def check_columns_digest(path, metadata) -> None:
+    """Raise ValueError when the Parquet footer ``metadata`` of ``path`` holds a :data:`COLUMNS_KEY`
+    that does not match its columns (files without one, not written by fastscore, pass)."""
+    written = (metadata.metadata or {}).get(COLUMNS_KEY)
+    if written is not None and written != columns_digest(metadata):
+        raise ValueError(f"{path}: its column names or types differ from those it was written with "
+                         f"(a damaged footer); the file cannot be trusted")
+
+
 def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = None, metadata=None):
     """``pyarrow.parquet.ParquetFile(path, read_dictionary=..., metadata=...)`` of an input file
     (``metadata``: the file's footer read already, not read again), verifying page checksums.
@@ -85,12 +115,15 @@ def parquet_file(path: str | os.PathLike, read_dictionary: list[str] | None = No
     import pyarrow.parquet as pq
 
     try:
-        return pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata,
-                              page_checksum_verification=True)
+        pf = pq.ParquetFile(path, read_dictionary=read_dictionary, metadata=metadata,
+                            page_checksum_verification=True)
     except FileNotFoundError:
         raise
     except (pa.ArrowException, OSError) as exc:  # not Parquet, cut short, a damaged footer
         raise ValueError(f"{path}: not a readable Parquet file ({exc})") from None
+    if metadata is None:
+        check_columns_digest(path, pf.metadata)
+    return pf
 
 
 def count_rows(path: str | os.PathLike) -> int | None:

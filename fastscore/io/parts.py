@@ -8,13 +8,15 @@ its footer cannot be read at all.  So each chunk goes to its own small file
 in a hidden folder beside the output::
 
     .out.parquet.parts/
-        job.json                                what makes the rows (below)
-        part-000000000000-000000065536.parquet  rows [0, 65536) of the output
-        part-000000065536-000000131072.parquet  rows [65536, 131072)
-        .part-000000131072-000000196608.parquet.partial  (being written)
+        job.json                                             what makes the rows (below)
+        part-000000000000-000000065536-3f2a9c0d1e4b5a67.parquet  rows [0, 65536) of the output
+        part-000000065536-000000131072-0b1c2d3e4f506172.parquet  rows [65536, 131072)
+        .part-000000131072-000000196608.parquet.partial          (being written)
 
 A part is written under a ``.partial`` name and renamed when complete, so a
-part under its own name is always whole.  Each chunk also goes on to
+part under its own name is always whole; its name ends with the first 16 hex
+digits of the SHA-256 of its bytes, checked when a run resumes, so a part
+changed since (a flipped bit, in any format) is redone rather than copied.  Each chunk also goes on to
 ``.out.parquet.partial``, as without parts (Parquet: in row groups of
 :data:`fastscore.io.ROW_GROUP_ROWS`); a resumed run first copies the kept parts, in row
 order, into a new ``.out.parquet.partial``.  When the last chunk is written
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import json
 import os
 import re
@@ -62,8 +65,9 @@ from .schemas import _parquet_options, _row_columns
 __all__ = ["PartsFolder", "naming_path"]
 
 _JOB_FILE = "job.json"  # a parts folder's description of its job
-_PARTS_VERSION = 1  # layout of a parts folder; a resumed run must find the same
-_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.(?:parquet|jsonl|csv)")  # rows [first, stop) of the output
+_PARTS_VERSION = 2  # layout of a parts folder; a resumed run must find the same (2: digests in part names)
+# Rows [first, stop) of the output, and the first 16 hex digits of the SHA-256 of the part's bytes.
+_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})-([0-9a-f]{16})\.(?:parquet|jsonl|csv)")
 _PART_SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "csv": ".csv"}
 _PACKED = "row_points"  # the packed row-point column of a Parquet score part
 
@@ -213,12 +217,12 @@ class PartsFolder:
         for p in self.path.iterdir():
             match = _PART_NAME.fullmatch(p.name)
             if match and p.suffix == suffix:
-                found.append((int(match[1]), int(match[2]), p))
+                found.append((int(match[1]), int(match[2]), match[3], p))
             elif p.name != _JOB_FILE:
                 stray.append(p)  # a part being written when the run stopped
         parts, row = [], 0
-        for first, stop, p in sorted(found):
-            if first == row and stop > first and self._part_is_complete(p, stop - first):
+        for first, stop, digest, p in sorted(found):
+            if first == row and stop > first and self._part_is_complete(p, stop - first, digest):
                 parts.append((first, stop, p))
                 row = stop
             else:
@@ -230,9 +234,13 @@ class PartsFolder:
                 p.unlink()
         return parts
 
-    def _part_is_complete(self, path: Path, rows: int) -> bool:
-        """The part reads back with ``rows`` rows (and, for Parquet, the output's schema)."""
+    def _part_is_complete(self, path: Path, rows: int, digest: str) -> bool:
+        """The part's bytes have the digest of its name (not a bit changed since it was written), and
+        it reads back with ``rows`` rows (and, for Parquet, the output's schema)."""
         try:
+            with open(path, "rb") as f:
+                if hashlib.file_digest(f, "sha256").hexdigest()[:16] != digest:
+                    return False
             if self.format == "parquet":
                 import pyarrow.parquet as pq
 
@@ -248,15 +256,19 @@ class PartsFolder:
     def write(self, data, first: int, n: int) -> None:
         """Write rows ``[first, first + n)`` (``data``: :meth:`part_data`) as a part, atomically."""
         stop = first + n
-        path = self.path / f"part-{first:012d}-{stop:012d}{_PART_SUFFIX[self.format]}"
-        self.temp = path.with_name(f".{path.name}.partial")
+        suffix = _PART_SUFFIX[self.format]
+        self.temp = self.path / f".part-{first:012d}-{stop:012d}{suffix}.partial"
         with naming_path(self.temp):
             if self.format == "parquet":
                 import pyarrow.parquet as pq
 
                 pq.write_table(data, self.temp, **_parquet_options(self.part_schema, part=True))
+                with open(self.temp, "rb") as f:  # read back from the page cache: a few ms a part
+                    digest = hashlib.file_digest(f, "sha256").hexdigest()
             else:
                 self.temp.write_bytes(data)
+                digest = hashlib.sha256(data).hexdigest()
+        path = self.path / f"part-{first:012d}-{stop:012d}-{digest[:16]}{suffix}"
         os.replace(self.temp, path)
         self.temp = None
         self.parts.append((first, stop, path))

@@ -27,6 +27,7 @@ while the caller scores the current one.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import itertools
@@ -173,8 +174,11 @@ def _text(data: bytes) -> str:
 
 
 def _numbered_lines(f) -> Iterator[tuple[int, bytes]]:
-    """The lines of the binary file ``f`` that are not blank, with their numbers from 1."""
+    """The lines of the binary file ``f`` that are not blank, with their numbers from 1; a UTF-8
+    byte-order mark at the start of the file is dropped."""
     for line_no, line in enumerate(f, start=1):
+        if line_no == 1 and line.startswith(codecs.BOM_UTF8):
+            line = line[len(codecs.BOM_UTF8):]
         if line.strip():
             yield line_no, line
 

@@ -34,7 +34,7 @@ from .._lock import OutputLock
 from ..batch import HandBatch
 from ..records import RECORD_KEYS
 from ..rules import SHAPE_NAMES
-from .formats import file_format
+from .formats import COLUMNS_KEY, columns_digest, file_format
 from .parts import PartsFolder, naming_path
 from .schemas import (
     SCORE_COLUMNS,
@@ -56,6 +56,25 @@ __all__ = ["ROW_GROUP_ROWS", "ResultWriter", "open_writer"]
 ROW_GROUP_ROWS = 65_536
 
 
+def _columns_digest_of(schema, options: dict) -> bytes:
+    """The :func:`~fastscore.io.formats.columns_digest` of a Parquet file written with ``schema`` and
+    ``options``: that of an empty file written so to memory (about a millisecond), so that it is
+    the footer's own description of the columns, as a reader will find it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    key = (schema, repr(sorted(options.items())))
+    digest = _DIGESTS.get(key)
+    if digest is None:
+        sink = pa.BufferOutputStream()
+        pq.ParquetWriter(sink, schema, **options).close()
+        digest = _DIGESTS[key] = columns_digest(pq.read_metadata(pa.BufferReader(sink.getvalue())))
+    return digest
+
+
+_DIGESTS: dict = {}  # (schema, options) -> digest: a writer is opened per chunk of a Dask job
+
+
 class _ParquetSink:
     """A Parquet file written in row groups of :data:`ROW_GROUP_ROWS` rows (the last may be
     shorter), whatever the sizes of the tables given: the same rows make the same bytes."""
@@ -63,7 +82,9 @@ class _ParquetSink:
     def __init__(self, path, schema, options: dict | None = None):
         import pyarrow.parquet as pq
 
-        self._writer = pq.ParquetWriter(path, schema, **(_parquet_options(schema) if options is None else options))
+        options = _parquet_options(schema) if options is None else options
+        self._writer = pq.ParquetWriter(path, schema, **options)
+        self._writer.add_key_value_metadata({COLUMNS_KEY: _columns_digest_of(schema, options)})
         self._pending: list = []  # tables not yet written, fewer than ROW_GROUP_ROWS rows in all
         self._rows = 0
 
@@ -162,7 +183,8 @@ class ResultWriter:
         try:
             self._sink = self._open_sink()
             if self._folder is not None and self._folder.parts:  # resumed: the interrupted run's rows first
-                self._folder.copy_to(self._sink)
+                with naming_path(self.partial_path):
+                    self._folder.copy_to(self._sink)
         except BaseException:
             self.abort()
             raise
