@@ -50,8 +50,10 @@ __all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "pra
 prange = numba.prange
 
 #: Batches of at most this many rows run a :class:`BatchKernel`'s serial build: waking numba's
-#: thread pool costs about a millisecond, which is more than the work on a small batch.
-SERIAL_MAX_ROWS = 1023
+#: thread pool (OpenMP here) costs tens of microseconds, more than the work on a smaller batch.
+#: Measured on 2 cores (scripts in bench/README.md): scoring 512 hands takes 517 us serial and
+#: 208 us parallel, 1,000 hands 888 and 384 us; below about 256 rows the two are alike.
+SERIAL_MAX_ROWS = 511
 #: The smallest batch that runs a :class:`BatchKernel`'s parallel build.
 PARALLEL_MIN_ROWS = SERIAL_MAX_ROWS + 1
 

@@ -59,26 +59,34 @@ def kernel_columns(batch) -> tuple:
         shape (the message names the column and what is expected): such a batch cannot be
         checked row by row.
     """
-    if not all(hasattr(batch, name) for name, _, _ in COLUMNS):
-        raise HandError(ErrorCode.BAD_ARRAY, f"expected a HandBatch, got {type(batch).__name__}")
-    n = batch.concealed.shape[0] if isinstance(batch.concealed, np.ndarray) and batch.concealed.ndim else -1
+    try:
+        columns = [getattr(batch, name) for name in _NAMES]
+    except AttributeError:
+        raise HandError(ErrorCode.BAD_ARRAY, f"expected a HandBatch, got {type(batch).__name__}") from None
+    first = columns[0]
+    n = first.shape[0] if isinstance(first, np.ndarray) and first.ndim else -1
     views = []
-    for name, dtype, shape in COLUMNS:
-        column = getattr(batch, name)
+    for column, (name, dtype, shape) in zip(columns, _EXPECTED):
         if not isinstance(column, np.ndarray) or column.dtype != dtype or column.shape != (n, *shape):
             got = f"{column.dtype} {column.shape}" if isinstance(column, np.ndarray) else type(column).__name__
             raise HandError(
                 ErrorCode.BAD_ARRAY,
-                f"HandBatch column {name!r} must be {np.dtype(dtype)} of shape (N, {', '.join(map(str, shape))})"
+                f"HandBatch column {name!r} must be {dtype} of shape (N, {', '.join(map(str, shape))})"
                 .replace(", )", ")") + f", got {got}; build batches with HandBatch.from_records or from_arrays",
             )
-        if name == "concealed" and column.ndim == 2 and column.strides[1] != 1:
-            column = np.ascontiguousarray(column)  # the kernels load a row's counts eight at a time
         if column.flags.writeable:
             column = column.view()
             column.flags.writeable = False
         views.append(column)
+    if first.strides[1] != 1:
+        concealed = np.ascontiguousarray(first)  # the kernels load a row's counts eight at a time
+        concealed.flags.writeable = False
+        views[0] = concealed
     return tuple(views)
+
+
+_NAMES = tuple(name for name, _, _ in COLUMNS)
+_EXPECTED = tuple((name, np.dtype(dtype), shape) for name, dtype, shape in COLUMNS)  # dtype objects: fast ==
 
 
 def fault_message(columns: tuple, i: int, fault: int) -> str:

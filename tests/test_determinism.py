@@ -29,7 +29,7 @@ from fastscore._jit import PARALLEL_MIN_ROWS
 from fastscore.waits import waits_batch
 
 ROWS = 8_000
-CHUNKS = (1_000, 65_536)  # below and above PARALLEL_MIN_ROWS: the serial and the parallel kernels
+CHUNKS = (500, 65_536)  # below and above PARALLEL_MIN_ROWS: the serial and the parallel kernels
 COMMANDS = ("batch", "waits-batch")
 FORMATS = ("parquet", "jsonl")
 BAD_HAND = "11m99m77p11s9s EE RR 333x"
