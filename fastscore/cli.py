@@ -27,69 +27,28 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import os
-import signal
 import sys
-import threading
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from . import _display
+from ._interrupts import stop_signals
 
 
 class _Commands(click.Group):
     """The command group: Ctrl-C (or SIGTERM, SIGHUP) anywhere in a command exits 130 with one line
     on stderr (click's own handling says "Aborted!" and exits 1), however often it comes
-    (:func:`_on_interrupt`)."""
+    (:func:`fastscore._interrupts.stop_signals`)."""
 
     def invoke(self, ctx):
-        previous = _catch_interrupts()
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            raise click.exceptions.Exit(130) from None
-        finally:
-            for signum, handler in previous.items():
-                # Interrupted: the process is ending, with its one line said; a later signal is ignored.
-                signal.signal(signum, signal.SIG_IGN if _on_interrupt.pressed else handler)
-
-
-#: The signals a command stops on as on Ctrl-C: its cleanup runs (parts kept, the partial file removed).
-_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def _on_interrupt(signum, frame) -> None:
-    """SIGINT, SIGTERM or SIGHUP while a command runs.  The first raises KeyboardInterrupt: the command
-    stops, waits for the chunk being written (at most one) and says what its parts keep.  A
-    second one while it cleans up ends the process at once with exit 130: completed parts are
-    whole files (written under another name, then renamed), and what the cleanup would have
-    removed (the partial output, a half-written part) is removed by the next run."""
-    if _on_interrupt.pressed:
-        os.write(2, b"interrupted\n")
-        os._exit(130)
-    _on_interrupt.pressed = True
-    raise KeyboardInterrupt
-
-
-_on_interrupt.pressed = False
-
-
-def _catch_interrupts() -> dict:
-    """Install :func:`_on_interrupt` for each of :data:`_STOP_SIGNALS` that has its default handler
-    (Python's for SIGINT), in the main thread; returns ``{signal: handler to restore}``."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    _on_interrupt.pressed = False
-    previous = {}
-    for signum in _STOP_SIGNALS:
-        handler = signal.getsignal(signum)
-        if handler is (signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL):
-            previous[signum] = handler
-            signal.signal(signum, _on_interrupt)
-    return previous
+        with stop_signals():
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt:
+                click.echo("interrupted", err=True)
+                raise click.exceptions.Exit(130) from None
 
 
 @click.group(name="fastscore", cls=_Commands, invoke_without_command=True, context_settings={"show_default": True},
