@@ -502,3 +502,29 @@ def test_cli_dask_argument_errors(data, tmp_path, args, message):
     args = [a.format(tmp=tmp_path, **{"in": data["score_in"]}) for a in args]
     result = CliRunner().invoke(app, ["batch", *args])
     assert result.exit_code == 2 and message in result.stderr, result.output
+
+
+def test_an_input_changed_during_the_job_leaves_no_dataset(data, tmp_path, monkeypatch):
+    """As on one machine (#23): an input rewritten while its partitions are read may mix two files."""
+    import shutil
+
+    from fastscore.dask import datasets
+
+    source = tmp_path / "hands.parquet"
+    shutil.copy(data["score_in"], source)
+    real = datasets._run_partition
+    calls = 0
+
+    def touching(part, *args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            stat = source.stat()
+            os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # rewritten, say
+        return real(part, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "_run_partition", touching)
+    with pytest.raises(ValueError, match="the input changed while the job read it"):
+        score_parquet(source, tmp_path / "out", partition_rows=120_000)
+    assert not (tmp_path / "out").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["hands.parquet"]

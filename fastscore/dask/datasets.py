@@ -273,6 +273,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     (:mod:`fastscore._folders`)."""
     table = resolve_rules(rules)
     parts = plan_partitions(input, partition_rows)
+    inputs = {path: jobs.input_state(Path(path)) for path in dict.fromkeys(p.path for p in parts)}
     out = _prepare_output(output, overwrite, parts)
     with OutputLock(out):  # one run per output: the next lines remove what other runs left beside it
         _folders.sweep(out)
@@ -283,6 +284,8 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
                                        warm=warm)
             for stale in temp.glob(".part.*.parquet.partial"):  # left by attempts on workers that died
                 stale.unlink(missing_ok=True)
+            for path, state in inputs.items():  # an input rewritten meanwhile: its rows may be mixed
+                jobs.check_input_unchanged(Path(path), state)
             (temp / SUCCESS).touch()
             _folders.publish(temp, out)
         except BaseException:
