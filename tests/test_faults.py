@@ -240,17 +240,23 @@ def test_a_job_takes_the_output_lock_before_its_slow_start(tmp_path, monkeypatch
 # --------------------------------------------------------------------------- Ctrl-C
 
 
-def test_ctrl_c_pressed_twice_prints_one_line_and_exits_130(tmp_path):
-    out = tmp_path / "out.parquet"
+def job_with_a_part(out: Path) -> subprocess.Popen:
+    """``fastscore batch --sample`` writing ``out`` in a subprocess, once its first part is written."""
     command = [sys.executable, "-m", "fastscore.cli", "batch", "--sample", "2000000", "--chunk-rows", "20000",
                "-o", str(out)]
     env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).parents[1])}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    parts = tmp_path / ".out.parquet.parts"
+    parts = out.with_name(f".{out.name}.parts")
     deadline = time.monotonic() + 240
     while not list(parts.glob("part-*")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
     assert process.poll() is None, process.communicate()
+    return process
+
+
+def test_ctrl_c_pressed_twice_prints_one_line_and_exits_130(tmp_path):
+    out = tmp_path / "out.parquet"
+    process = job_with_a_part(out)
     process.send_signal(signal.SIGINT)
     time.sleep(0.01)
     process.send_signal(signal.SIGINT)
@@ -305,21 +311,13 @@ def test_a_byte_order_mark_before_a_json_array(tmp_path, records, layout):
 
 def test_sigterm_stops_a_job_as_ctrl_c_does(tmp_path):
     out = tmp_path / "out.parquet"
-    command = [sys.executable, "-m", "fastscore.cli", "batch", "--sample", "2000000", "--chunk-rows", "20000",
-               "-o", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).parents[1])}
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    parts = tmp_path / ".out.parquet.parts"
-    deadline = time.monotonic() + 240
-    while not list(parts.glob("part-*")) and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.05)
-    assert process.poll() is None, process.communicate()
+    process = job_with_a_part(out)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=120)
     text = stderr.decode()
     assert process.returncode == 130, text
     assert text.startswith("interrupted: the first") and len(text.strip().splitlines()) == 1, text
-    assert not out.exists() and list(parts.glob("part-*"))
+    assert not out.exists() and list((tmp_path / ".out.parquet.parts").glob("part-*"))
 
 
 def test_encode_refuses_an_input_that_changes_while_read(tmp_path, monkeypatch, records):
