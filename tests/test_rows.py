@@ -12,7 +12,7 @@ import pytest
 import fastscore
 from fastscore import rules
 from fastscore.kernels import codegen, rows
-from fastscore.kernels.features import SHAPE_NAMES, Features, Shape
+from fastscore.kernels.features import N_FIELDS, SHAPE_NAMES, Features, Shape, record_with_win, store_record
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
 CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win")
@@ -139,6 +139,31 @@ def test_interpretation_rows_do_not_read_self_draw(records):
     """Waits analysis scores the self-drawn win by evaluating again only the rows of scope ``hand``."""
     for f in records:
         assert rows.evaluate_interpretation(f) == rows.evaluate_interpretation(f._replace(self_drawn=1 - f.self_drawn))
+
+
+def test_only_the_win_rows_read_the_winning_tile(records):
+    """The survey scores the 17 tiles' interpretations once and re-evaluates, for each winning kind, only
+    the rows flagged ``reads_win`` (kernels/survey.py): every other row must ignore ``win`` and ``single_wait``."""
+    rng = np.random.default_rng(7)
+    assert rows.WIN_BITS == (1 << rows.BIT["single_wait"]) | (1 << rows.BIT["good_eyes"])
+    for f in records:
+        moved = f._replace(win=int(rng.integers(0, 34)), single_wait=1 - f.single_wait)
+        for g in (f, moved):
+            every_rows, every_units = rows.evaluate(g)
+            assert rows.evaluate_win(g) == (every_rows & rows.WIN_BITS, every_units & rows.WIN_UNITS)
+        a, b = rows.evaluate(f), rows.evaluate(moved)
+        assert a[0] & ~rows.WIN_BITS == b[0] & ~rows.WIN_BITS and a[1] & ~rows.WIN_UNITS == b[1] & ~rows.WIN_UNITS
+    # ... and the flags are not idle: each flagged row does read it (good eyes of Nico Nico: the winning tile)
+    nico = records[0]._replace(shape=int(Shape.NICO_NICO), eyes=-1)
+    assert rows.good_eyes(nico._replace(win=1)) == 1 and rows.good_eyes(nico._replace(win=0)) == 0
+    assert rows.single_wait(nico._replace(single_wait=1)) == 1
+
+
+def test_a_stored_record_comes_back_with_another_win(records):
+    store = np.zeros((1, N_FIELDS), dtype=np.int64)
+    for f in records[:20]:
+        store_record(store, 0, f)
+        assert record_with_win(store, 0, 5, 1) == f._replace(win=5, single_wait=1)
 
 
 def test_wind_pong_units():

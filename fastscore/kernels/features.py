@@ -28,8 +28,8 @@ from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, SetKind
 from .decompose import honour_summary_row, row_code
 
-__all__ = ["Shape", "SHAPE_NAMES", "Features", "Hand", "context", "interpretation", "load_hand", "tile_word",
-           "suit_word"]
+__all__ = ["Shape", "SHAPE_NAMES", "Features", "Hand", "N_FIELDS", "context", "interpretation", "load_hand",
+           "record_with_win", "store_record", "tile_word", "suit_word"]
 
 
 class Shape(IntEnum):
@@ -249,4 +249,31 @@ def self_drawn_context(ctx):
         sheungs_p=ctx.sheungs_p, sheungs_s=ctx.sheungs_s, concealed_m=ctx.concealed_m, concealed_p=ctx.concealed_p,
         concealed_s=ctx.concealed_s, n_sheungs=ctx.n_sheungs, eyes=ctx.eyes, single_wait=ctx.single_wait,
         quads=ctx.quads, orphans_m=ctx.orphans_m, orphans_p=ctx.orphans_p, orphans_s=ctx.orphans_s,
+    )
+
+
+#: Fields of a :class:`Features` record (columns of a records array, :func:`store_record`).
+N_FIELDS = len(Features._fields)
+
+
+@jit_inline
+def store_record(records, j, f):
+    """Write record ``f`` into row ``j`` of ``records`` (K, :data:`N_FIELDS`) int64, fields in :class:`Features` order."""
+    for k in range(N_FIELDS):
+        records[j, k] = f[k]
+
+
+@jit_inline
+def record_with_win(records, j, win, single_wait):
+    """Row ``j`` of ``records`` (:func:`store_record`) as a :class:`Features` record, won on tile ``win``
+    with ``single_wait`` instead: the record of the same interpretation of the same 17 tiles won on
+    another of their kinds (the survey, :mod:`fastscore.kernels.survey`)."""
+    return Features(
+        word=records[j, 0], self_drawn=records[j, 1], concealed=records[j, 2], closing=records[j, 3],
+        flowers=records[j, 4], seat=records[j, 5], round_wind=records[j, 6], streak=records[j, 7],
+        win=np.int64(win), shape=records[j, 9], pongs=records[j, 10], concealed_pongs=records[j, 11],
+        gongs=records[j, 12], sheungs_m=records[j, 13], sheungs_p=records[j, 14], sheungs_s=records[j, 15],
+        concealed_m=records[j, 16], concealed_p=records[j, 17], concealed_s=records[j, 18],
+        n_sheungs=records[j, 19], eyes=records[j, 20], single_wait=np.int64(single_wait), quads=records[j, 22],
+        orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25],
     )

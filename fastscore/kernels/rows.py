@@ -40,8 +40,8 @@ from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_
     Shape
 
 __all__ = ["Row", "REGISTRY", "ROW_IDS", "N_ROWS", "DEALER_ROWS", "TIERED_ROWS", "MAX_UNITS", "UNIT_ROWS", "UNIT_SHIFT",
-           "UNIT_MASK",
-           "evaluate", "evaluate_hand", "evaluate_interpretation"]
+           "UNIT_MASK", "WIN_BITS", "WIN_UNITS",
+           "evaluate", "evaluate_hand", "evaluate_interpretation", "evaluate_win"]
 
 STANDARD, NICO_NICO, THIRTEEN, SIXTEEN = (int(s) for s in Shape)
 ALL_SHAPES = tuple(SHAPE_NAMES)
@@ -454,6 +454,11 @@ class Row(NamedTuple):
         0: the value is points x units; n > 0: the table gives n values, for 1 to n units.
     after_chicken : bool
         Added after the Chicken, not part of ``points`` (section 6: the base and dealer rows).
+    reads_win : bool
+        The predicate reads the record's ``win`` or ``single_wait`` field: the
+        only fields that differ between the wins of one set of 17 tiles on its
+        different kinds (the survey scores such a set's interpretations once and
+        evaluates only these rows again for each winning kind, :mod:`fastscore.kernels.survey`).
     """
 
     id: str
@@ -463,6 +468,7 @@ class Row(NamedTuple):
     scope: str = INTERPRETATION
     tiers: int = 0
     after_chicken: bool = False
+    reads_win: bool = False
 
 
 _STD = ("standard",)
@@ -475,7 +481,7 @@ REGISTRY = (
     Row("self_draw", self_draw, scope=HAND),
     Row("concealed_hand", concealed_hand, scope=HAND),
     Row("concealed_self_draw", concealed_self_draw, scope=HAND),
-    Row("single_wait", single_wait, shapes=_STD),
+    Row("single_wait", single_wait, shapes=_STD, reads_win=True),
     Row("closing", closing, scope=HAND),
     # 4.2 Flowers
     Row("no_flowers", no_flowers, scope=HAND),
@@ -513,7 +519,7 @@ REGISTRY = (
     Row("pure_dragon", pure_dragon, shapes=_STD),
     Row("mixed_dragon_concealed", mixed_dragon_concealed, shapes=_STD),
     Row("mixed_dragon", mixed_dragon, shapes=_STD),
-    Row("good_eyes", good_eyes, shapes=("standard", "nico_nico", "sixteen_orphans")),
+    Row("good_eyes", good_eyes, shapes=("standard", "nico_nico", "sixteen_orphans"), reads_win=True),
     # 4.6 Special hand values
     Row("nico_nico", nico_nico, shapes=("nico_nico",)),
     Row("nico_quad_pairs", nico_quad_pairs, max_units=3, shapes=("nico_nico",), tiers=3),
@@ -542,6 +548,8 @@ TIERED_ROWS = {row.id: row.tiers for row in REGISTRY if row.tiers}
 MAX_UNITS = {row.id: row.max_units for row in REGISTRY}
 #: Bits of the rows evaluated once per win (scope ``hand``).
 HAND_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.scope == HAND)
+#: Bits of the rows that read the winning tile (:attr:`Row.reads_win`), and their fields of a units word.
+WIN_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.reads_win)
 #: Indices of the rows that count units (more than one unit possible): each has a field of a units word.
 UNIT_ROWS = tuple(r for r, row in enumerate(REGISTRY) if row.max_units > 1)
 #: ``UNIT_SHIFT[r]``, ``UNIT_MASK[r]``: row r's field of a units word (its units: ``(units >> shift) & mask``);
@@ -555,6 +563,7 @@ for _r in UNIT_ROWS:
     _shift += REGISTRY[_r].max_units.bit_length()
 #: Bits of a units word in use.
 UNIT_BITS = _shift
+WIN_UNITS = sum(int(UNIT_MASK[r]) << int(UNIT_SHIFT[r]) for r, row in enumerate(REGISTRY) if row.reads_win)
 #: ``ROW_TIERS[r]``: number of tiers of row r (0: points x units).
 ROW_TIERS = np.array([row.tiers for row in REGISTRY], dtype=np.int64)
 #: ``SHAPE_ROWS[shape]``: bits of the rows whose predicate applies to that shape (:attr:`Row.shapes`).
@@ -579,9 +588,10 @@ _check_registry()
 
 # ---------------------------------------------------------------------------------------------- evaluators
 
-def _evaluator(name: str, scopes, inline: bool = False):
-    """:func:`fastscore.kernels.codegen.evaluator` of the registry rows of the given scopes."""
-    bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes]
+def _evaluator(name: str, scopes, inline: bool = False, reads_win: bool = False):
+    """:func:`fastscore.kernels.codegen.evaluator` of the registry rows of the given scopes (only those that
+    read the winning tile with ``reads_win``)."""
+    bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes and (row.reads_win or not reads_win)]
     return evaluator(name, {r: REGISTRY[r].predicate for r in bits},
                      {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, inline)
 
@@ -594,3 +604,5 @@ evaluate_hand = _evaluator("evaluate_hand", (HAND,), inline=True)
 evaluate_interpretation = _evaluator("evaluate_interpretation", (INTERPRETATION,))
 #: ... and inlined into the loop over standard decompositions, the hot path.
 evaluate_interpretation_inline = _evaluator("evaluate_interpretation_inline", (INTERPRETATION,), inline=True)
+#: The rows that read the winning tile, of either scope: the survey evaluates them again for each winning kind.
+evaluate_win = _evaluator("evaluate_win", (HAND, INTERPRETATION), inline=True, reads_win=True)

@@ -48,7 +48,7 @@ from .decompose import (
 )
 from .wait_shapes import wait_mask_info
 from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals
-from .features import Shape, context, interpretation, load_hand, self_drawn_context
+from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
 from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
     evaluate_interpretation_inline
 from .bits import prefetch
@@ -202,14 +202,78 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     ``counts`` (34,) int64 scratch.
 
     The batch kernels load a hand once and call this (the waits kernel once
-    per waiting tile).  The 34 counts are copied into ``counts`` only for the
-    special shapes, when the table hints allow one.  Each interpretation is a
-    :class:`fastscore.kernels.features.Features` record; the rows of scope ``hand``
-    are evaluated once, on the context record, those of scope
+    per waiting tile): :func:`collect_interpretations`, then each
+    interpretation scored (:func:`score_interpretation`).  The rows of scope
+    ``hand`` are evaluated once, on the context record, those of scope
     ``interpretation`` once per interpretation (:mod:`fastscore.kernels.rows`).
     """
     ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing)
     hand_rows, hand_units = evaluate_hand(ctx)
+    n = collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed, declared, i, counts, hand,
+                                info_out, info_out, False)
+    # Score every interpretation (section 6), here rather than in a helper: one call less per
+    # interpretation for the arrays it would take.
+    self_rows = hand_rows
+    self_units = hand_units
+    if both and not self_drawn:
+        # The same interpretations won by self-draw, for waits analysis: only the rows of scope hand change.
+        self_rows, self_units = evaluate_hand(self_drawn_context(ctx))
+    for j in range(n):
+        shape = info_out[j, INFO_SHAPE]
+        rows = info_out[j, INFO_ROWS]
+        units = info_out[j, INFO_UNITS]
+        scoring, pts, chicken, total, legal, payout = score_interpretation(
+            rows | hand_rows, units | hand_units, shape, round_wind, seat, streak, rules)
+        info_out[j, INFO_ROWS] = scoring
+        info_out[j, INFO_UNITS] = units | hand_units
+        info_out[j, INFO_POINTS] = pts
+        info_out[j, INFO_CHICKEN] = 1 if chicken else 0
+        info_out[j, INFO_TOTAL] = total
+        info_out[j, INFO_LEGAL] = 1 if legal else 0
+        info_out[j, INFO_PAYOUT] = payout
+        if both and not self_drawn:
+            _, pts, _, _, _, payout = score_interpretation(rows | self_rows, units | self_units, shape, round_wind,
+                                                           seat, streak, rules)
+        info_out[j, INFO_POINTS_SELF_DRAWN] = pts
+        info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
+    return n
+
+
+@jit_inline
+def score_interpretation(rows, units, shape, round_wind, seat, streak, rules):
+    """Section 6 for one interpretation whose fired rows (both scopes) are ``rows`` with units ``units``:
+    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``: :func:`pack_rules`)."""
+    scoring = resolve(rows, shape, rules)
+    pts = points_of(scoring, units, rules)
+    chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
+    return scoring, pts, chicken, total, legal, payout
+
+
+@jit_inline
+def only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16):
+    """The winning tile ``win`` is the only wait of hand ``i`` of ``concealed`` (N, 34), its 16 tiles, with
+    ``declared`` (N, 5, 2) (4.1 ``single_wait``); ``j0``-``j2``: its suits' table info, ``honours16``: its
+    honours' summary, ``counts``: (34,) int64 scratch."""
+    waits = wait_mask_info(concealed, i, counts, n_declared, j0, j1, j2, honours16)
+    # The winning tile is a wait (and not held four times: the 17 tiles hold it); the others count
+    # unless held four times.  Most hands have one wait or a second that is not held four times.
+    others = waits & ~(np.int64(1) << win)
+    return others == 0 or drop_held_fours(others, concealed, declared, i) == 0
+
+
+@jit_inline
+def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed, declared, i, counts, hand,
+                            info_out, records, keep):
+    """Every interpretation of the win ``ctx`` (:func:`fastscore.kernels.features.context`) of hand ``i`` of
+    ``concealed`` (N, 34) and ``declared`` (N, 5, 2), loaded as ``hand``: rows 0 .. n-1 of ``info_out``
+    get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units; returns n.
+
+    ``known_waits``: the number of waits of the 16 tiles, or -1 to work out whether the winning tile is the
+    only one.  With ``keep``, row j of ``records`` (K, :data:`fastscore.kernels.features.N_FIELDS`) also gets
+    interpretation j's feature record (:func:`fastscore.kernels.features.store_record`).  The 34 counts are
+    copied into ``counts`` only for the special shapes, when the table hints allow one.
+    """
+    win = ctx.win
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
     k0, k1, k2 = hand.k0, hand.k1, hand.k2
     c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
@@ -249,11 +313,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     if (a1 - a0) * (b1 - b0) * (d1 - d0) > 0 and standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         single = known_waits == 1
         if known_waits < 0:
-            waits = wait_mask_info(concealed, i, counts, n_declared, j0, j1, j2, honours16)
-            # The winning tile is a wait (and not held four times: the 17 tiles hold it); the others count
-            # unless held four times.  Most hands have one wait or a second that is not held four times.
-            others = waits & ~(np.int64(1) << win)
-            single = others == 0 or drop_held_fours(others, concealed, declared, i) == 0
+            single = only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16)
         # Pongs of the concealed tiles and concealed gongs; the exposed declared pongs and gongs.
         hidden_pongs = h_three_mask | hand.concealed_gongs
         shown_pongs = hand.pongs & ~hand.concealed_gongs
@@ -295,6 +355,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
                                        cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0)
                     if n < info_out.shape[0]:
                         _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f))
+                        if keep:
+                            store_record(records, n, f)
                         n += 1
 
     # The special shapes need no declared set; the table hints rule most hands out at once.
@@ -313,6 +375,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
                 quads += 1
         f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0)
         _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f))
+        if keep:
+            store_record(records, n, f)
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
@@ -330,6 +394,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
                            eyes, 0, 0, 0, 0, 0)
         _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f))
+        if keep:
+            store_record(records, n, f)
         n += 1
         k += 1
 
@@ -343,35 +409,9 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         counts[eyes] += 1
         f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2)
         _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f))
+        if keep:
+            store_record(records, n, f)
         n += 1
-
-    # Score every interpretation (section 6), here rather than in a helper: one call less per
-    # interpretation for the arrays it would take.
-    self_rows = hand_rows
-    self_units = hand_units
-    if both and not self_drawn:
-        # The same interpretations won by self-draw, for waits analysis: only the rows of scope hand change.
-        self_rows, self_units = evaluate_hand(self_drawn_context(ctx))
-    for j in range(n):
-        shape = info_out[j, INFO_SHAPE]
-        rows = info_out[j, INFO_ROWS]
-        units = info_out[j, INFO_UNITS]
-        scoring = resolve(rows | hand_rows, shape, rules)
-        pts = points_of(scoring, units | hand_units, rules)
-        chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
-        info_out[j, INFO_ROWS] = scoring
-        info_out[j, INFO_UNITS] = units | hand_units
-        info_out[j, INFO_POINTS] = pts
-        info_out[j, INFO_CHICKEN] = 1 if chicken else 0
-        info_out[j, INFO_TOTAL] = total
-        info_out[j, INFO_LEGAL] = 1 if legal else 0
-        info_out[j, INFO_PAYOUT] = payout
-        if both and not self_drawn:
-            scoring = resolve(rows | self_rows, shape, rules)
-            pts = points_of(scoring, units | self_units, rules)
-            payout = totals(pts, round_wind, seat, streak, rules)[3]
-        info_out[j, INFO_POINTS_SELF_DRAWN] = pts
-        info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     return n
 
 

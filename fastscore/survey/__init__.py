@@ -36,13 +36,16 @@ hands hold 17 - 3 x declared concealed tiles), and a kind's share of it is
 ``unit * count_k / n``.  Tallies are int64 sums, so the numbers are the same
 for any thread count and chunk size.
 
-Scoring goes through :func:`fastscore.score_batch` on :class:`~fastscore.HandBatch`
-chunks whose columns are filled by numba kernels (no Python per hand).
+Scoring goes through the scoring kernel's own code, hand by hand in a
+numba kernel (:mod:`fastscore.kernels.survey`, no Python per hand): a hand's
+interpretations are found once, and for each winning kind only the rows
+that read the winning tile are evaluated again; the results are those of
+:func:`fastscore.score_batch` on every (hand, winning kind), which the tests check.
 
 Modules: :mod:`~fastscore.survey.tally` (the exact integer tallies and their
 kernels, :class:`Tally`, :class:`SurveyPart`), :mod:`~fastscore.survey.run`
 (options checked into a :class:`SurveyPlan`, hands enumerated or sampled in
-chunks, expanded into scorings, scored and tallied: :func:`survey`,
+chunks, scored and tallied: :func:`survey`,
 :func:`survey_range`), :mod:`~fastscore.survey.result` (:class:`SurveyResult`),
 :mod:`~fastscore.survey.report` (``report.md`` and ``survey.parquet``) and
 :mod:`~fastscore.survey.plots` (the PNG plots; matplotlib, the optional

@@ -2,9 +2,9 @@
 
 :func:`plan_survey` checks the options and loads the rule tables into a
 picklable :class:`SurveyPlan`; :func:`survey_range` enumerates (or draws)
-one range of its source hands in chunks, expands each hand into its
-scorings (one per winning kind) with their integer weights, scores them
-with :func:`fastscore.score_batch` and tallies them into a
+one range of its source hands in chunks, scores each hand once per winning
+kind with its integer weights and tallies them
+(:data:`fastscore.kernels.survey.survey_kernel`) into a
 :class:`~fastscore.survey.tally.SurveyPart`; :func:`survey` runs one range
 over everything.  The Dask survey (:func:`fastscore.dask.survey`) runs one
 range per task.
@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._jit import jit_parallel, prange
-from ..batch import HandBatch
 from ..enumerate import HAND_TILES, enumerate_hands, space_size
+from ..kernels.survey import survey_kernel
 from ..rules import RuleTable, resolve_rules
-from ..score import score_batch
+from ..tables import kernel_tables
 from ..tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandError, parse_flowers, parse_tile, parse_wind
 from .result import SurveyResult
-from .tally import _STRIPES, SurveyPart, Tally, _change_kernel, _tally
+from .tally import _STRIPES, Accumulators, SurveyPart, Tally, _change_kernel, add_payouts
 
 __all__ = ["SAMPLE_UNIT", "DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range"]
 
@@ -35,7 +35,7 @@ SAMPLE_UNIT = math.lcm(*(HAND_TILES - 3 * d for d in range(MAX_DECLARED + 1)))
 DEFAULT_CHUNK_ROWS = 1 << 16
 
 
-# --------------------------------------------------------------------------- expanding hands into scorings
+# --------------------------------------------------------------------------- scoring each hand's wins
 
 
 @jit_parallel
@@ -52,36 +52,6 @@ def _count_scorings(full, win_tile, n_scorings):
             n_scorings[i] = k
 
 
-@jit_parallel
-def _expand(full, multiplicity, share, win_tile, offsets, concealed, win, w_unweighted, w_weighted, source):
-    """Fill one scoring row per (hand, winning kind); row ``offsets[i] + k`` is hand i's k-th kind.
-
-    ``full``: each hand's concealed tiles with the winning tile.  Uniform
-    (``win_tile`` -1): weight ``share[i] * count`` unweighted and that times
-    ``multiplicity[i]`` weighted.  Given tile: weight 1 unweighted and
-    ``multiplicity[i] * count`` weighted.
-    """
-    n_kinds = full.shape[1]
-    for i in prange(full.shape[0]):
-        j = offsets[i]
-        for t in range(n_kinds):
-            c = full[i, t]
-            if c == 0 or (win_tile >= 0 and t != win_tile):
-                continue
-            for u in range(n_kinds):
-                concealed[j, u] = full[i, u]
-            concealed[j, t] = c - 1
-            win[j] = t
-            if win_tile >= 0:
-                w_unweighted[j] = 1
-                w_weighted[j] = multiplicity[i] * c
-            else:
-                w_unweighted[j] = share[i] * c
-                w_weighted[j] = multiplicity[i] * share[i] * c
-            source[j] = i
-            j += 1
-
-
 @dataclass(frozen=True)
 class _Context:
     self_drawn: bool
@@ -92,54 +62,37 @@ class _Context:
 
 
 class _Scorings:
-    """Reusable columns of the scoring batches of one survey (no fresh pages per chunk).
+    """Reusable per-scoring columns of one survey's chunks (no fresh pages per chunk): the payouts under
+    each table and the two weights."""
 
-    The context columns are constant for a survey and filled once; the
-    kernels overwrite the hand columns of each batch.
-    """
-
-    def __init__(self, ctx: _Context):
-        self.ctx = ctx
+    def __init__(self):
         self.capacity = 0
         self._grow(1)
 
     def _grow(self, m: int) -> None:
         m = max(m, 2 * self.capacity)
-        ctx = self.ctx
-        self.columns = dict(
-            concealed=np.empty((m, N_KINDS), dtype=np.uint8),
-            declared=np.zeros((m, MAX_DECLARED, 2), dtype=np.int8),
-            win=np.empty(m, dtype=np.int8),
-            self_drawn=np.full(m, ctx.self_drawn, dtype=np.bool_),
-            seat=np.full(m, ctx.seat, dtype=np.uint8),
-            round=np.full(m, ctx.round, dtype=np.uint8),
-            flowers=np.full(m, ctx.flowers, dtype=np.uint8),
-            streak=np.zeros(m, dtype=np.int32),
-            closing=np.zeros(m, dtype=np.bool_),
-            error=np.zeros(m, dtype=np.uint8),
-        )
-        self.w_unweighted = np.empty(m, dtype=np.int64)
-        self.w_weighted = np.empty(m, dtype=np.int64)
-        self.source = np.empty(m, dtype=np.int64)
+        self.columns = [np.empty(m, dtype=np.int64) for _ in range(4)]
         self.capacity = m
 
-    def batch(self, full, multiplicity, share, declared) -> tuple[HandBatch, np.ndarray, np.ndarray]:
-        """The scoring batch of some hands (views into the reused columns) and its two weight columns."""
+    def score(self, plan: "SurveyPlan", full, multiplicity, share, declared, tallies: Accumulators) -> tuple:
+        """Score every win of some hands and add it to ``tallies``; returns (payout, payout under the compared
+        table, unweighted and weighted weights), one entry per scoring (views into the reused columns)."""
         n = full.shape[0]
         counts = np.empty(n, dtype=np.int64)
-        _count_scorings(full, self.ctx.win_tile, counts)
+        _count_scorings(full, plan.ctx.win_tile, counts)
         offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         m = int(offsets[-1])
         if m > self.capacity:
             self._grow(m)
-        batch = HandBatch(**{name: column[:m] for name, column in self.columns.items()})
-        w_unweighted, w_weighted, source = self.w_unweighted[:m], self.w_weighted[:m], self.source[:m]
-        _expand(full, multiplicity, share, self.ctx.win_tile, offsets, batch.concealed, batch.win, w_unweighted,
-                w_weighted, source)
-        if declared is not None:
-            batch.declared[:] = declared[source]
-        return batch, w_unweighted, w_weighted
+        payout, payout_other, w_unweighted, w_weighted = (column[:m] for column in self.columns)
+        if declared is None:
+            declared = np.zeros((n, MAX_DECLARED, 2), dtype=np.int8)
+        ctx, other = plan.ctx, plan.other if plan.other is not None else plan.table
+        survey_kernel(full, declared, multiplicity, share, ctx.win_tile, ctx.self_drawn, ctx.seat, ctx.round,
+                      ctx.flowers, plan.table.kernel_args, other.kernel_args, plan.other is not None, kernel_tables(),
+                      offsets, payout, payout_other, w_unweighted, w_weighted, *tallies.arrays())
+        return payout, payout_other, w_unweighted, w_weighted
 
 
 # --------------------------------------------------------------------------- the survey
@@ -236,8 +189,8 @@ def survey(
                        chunk_rows=chunk_rows)
     from .._progress import progress_bar
 
-    scorings = _Scorings(plan.ctx)
-    _warm_up(scorings, plan.table, plan.other)
+    scorings = _Scorings()
+    _warm_up(scorings, plan)
     start = time.perf_counter()
     with progress_bar(plan.size, "survey", disable=not progress) as bar:
         part = survey_range(plan, 0, plan.size, on_chunk=bar.update, _scorings=scorings)
@@ -354,10 +307,11 @@ def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _sco
     """
     if not 0 <= start <= stop <= plan.size:
         raise ValueError(f"range {start} .. {stop} is not inside 0 .. {plan.size}")
-    ctx, win_tile = plan.ctx, plan.ctx.win_tile
+    win_tile = plan.ctx.win_tile
     part = SurveyPart(compare=Tally() if plan.other is not None else None)
     change_acc = np.zeros((_STRIPES, 2, 3), dtype=np.int64)
-    scorings = _scorings if _scorings is not None else _Scorings(ctx)
+    tallies = Accumulators()
+    scorings = _scorings if _scorings is not None else _Scorings()
     if plan.sample is not None:
         chunks = _sample_chunks(plan.seed, start, stop, plan.chunk_rows)
     else:
@@ -365,35 +319,36 @@ def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _sco
     for full, multiplicity, declared in chunks:
         n_concealed = full.sum(axis=1, dtype=np.int64)
         share = plan.unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
-        batch, w_unweighted, w_weighted = scorings.batch(full, multiplicity, share, declared)
+        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, full, multiplicity, share, declared,
+                                                                        tallies)
         held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
         part.hands += len(full) if win_tile < 0 else int(held.sum())
         part.multiplicity += int(multiplicity[held].sum())
-        part.scorings += len(batch)
-        scored = score_batch(batch, plan.table)
-        _tally(part.tally, scored, w_unweighted, w_weighted)
+        part.scorings += len(payout)
+        add_payouts(part.tally, payout, w_unweighted, w_weighted)
         if plan.other is not None:
-            scored_other = score_batch(batch, plan.other)
-            _tally(part.compare, scored_other, w_unweighted, w_weighted)
-            _change_kernel(scored.payout, scored_other.payout, w_unweighted, w_weighted, change_acc)
+            add_payouts(part.compare, payout_other, w_unweighted, w_weighted)
+            _change_kernel(payout, payout_other, w_unweighted, w_weighted, change_acc)
         if on_chunk is not None:
             on_chunk(len(full))
+    tallies.add_to(part.tally, 0)
+    if plan.other is not None:
+        tallies.add_to(part.compare, 1)
     part.change = change_acc.sum(axis=0)
     return part
 
 
-def _warm_up(scorings: _Scorings, table: RuleTable, other: RuleTable | None) -> None:
+def _warm_up(scorings: _Scorings, plan: "SurveyPlan") -> None:
     """Compile (or load from the cache) every kernel on a small batch, so that the timing and
     the progress bar's time left measure the survey itself."""
     hands, multiplicity = next(enumerate_hands(suits="", chunk_rows=64))
-    hands, multiplicity = np.tile(hands, (6, 1)), np.tile(multiplicity, 6)  # 252 hands, 1,512 scorings
+    hands, multiplicity = np.tile(hands, (13, 1)), np.tile(multiplicity, 13)  # 546 hands
     share = np.ones(len(hands), dtype=np.int64)
-    batch, w_unweighted, w_weighted = scorings.batch(hands, multiplicity, share, None)
-    for rules in (table, other) if other is not None else (table,):
-        scored = score_batch(batch, rules)
-        _tally(Tally(), scored, w_unweighted, w_weighted)
-        score_batch(batch.take(slice(0, 8)), rules)
-    _change_kernel(scored.payout, scored.payout, w_unweighted, w_weighted, np.zeros((_STRIPES, 2, 3), dtype=np.int64))
+    for n in (8, len(hands)):  # the serial and the parallel build (PARALLEL_MIN_ROWS)
+        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, hands[:n], multiplicity[:n], share[:n],
+                                                                        None, Accumulators())
+        add_payouts(Tally(), payout, w_unweighted, w_weighted)
+    _change_kernel(payout, payout, w_unweighted, w_weighted, np.zeros((_STRIPES, 2, 3), dtype=np.int64))
 
 
 def _space_chunks(suits, honours, fixed, start, stop, chunk_rows):

@@ -99,48 +99,18 @@ class Tally:
 
 
 @jit_parallel
-def _tally_kernel(payout, is_win, legal, chicken, shape, row_points, w_unweighted, w_weighted, dense_top,
-                  total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, payout_acc):
-    """Add one scored batch to per-stripe accumulators (``*_acc`` have a leading stripe axis).
-
-    Payouts below ``dense_top`` go to ``payout_acc``; the caller tallies the others.
-    Integer sums: the result does not depend on how stripes map to threads.
-    """
+def _payout_kernel(payout, w_unweighted, w_weighted, dense_top, payout_acc):
+    """``payout_acc (stripes, 2, dense_top)`` += the weights of the scorings at each payout below ``dense_top``
+    (a payout of -1: no win, not tallied; the caller tallies the larger ones)."""
     n = payout.shape[0]
-    n_stripes = total_acc.shape[0]
-    n_rows = row_points.shape[1]
+    n_stripes = payout_acc.shape[0]
     step = (n + n_stripes - 1) // n_stripes
     for s in prange(n_stripes):
-        rows_u = np.zeros(n_rows, dtype=np.int64)  # contiguous local sums: the row loop vectorises
-        rows_w = np.zeros(n_rows, dtype=np.int64)
         for i in range(s * step, min(n, (s + 1) * step)):
-            wu = w_unweighted[i]
-            ww = w_weighted[i]
-            total_acc[s, 0] += wu
-            total_acc[s, 1] += ww
-            k = shape[i] + 1
-            shapes_acc[s, 0, k] += wu
-            shapes_acc[s, 1, k] += ww
-            if not is_win[i]:
-                continue
-            if chicken[i]:
-                chicken_acc[s, 0] += wu
-                chicken_acc[s, 1] += ww
-            if not legal[i]:
-                illegal_acc[s, 0] += wu
-                illegal_acc[s, 1] += ww
             p = payout[i]
-            if p < dense_top:
-                payout_acc[s, 0, p] += wu
-                payout_acc[s, 1, p] += ww
-            points = row_points[i]
-            for r in range(n_rows):
-                fired = np.int64(points[r] != 0)  # branch-free: most rows are 0
-                rows_u[r] += wu * fired
-                rows_w[r] += ww * fired
-        for r in range(n_rows):
-            rows_acc[s, 0, r] = rows_u[r]
-            rows_acc[s, 1, r] = rows_w[r]
+            if 0 <= p < dense_top:
+                payout_acc[s, 0, p] += w_unweighted[i]
+                payout_acc[s, 1, p] += w_weighted[i]
 
 
 @jit_parallel
@@ -156,32 +126,41 @@ def _change_kernel(payout_a, payout_b, w_unweighted, w_weighted, acc):
             acc[s, 1, k] += w_weighted[i]
 
 
-def _tally(tally: Tally, result, w_unweighted: np.ndarray, w_weighted: np.ndarray) -> None:
-    """Add one :class:`~fastscore.BatchResult` to ``tally`` (weights as int64 arrays)."""
-    n = len(result)
-    if n == 0:
+def add_payouts(tally: Tally, payout: np.ndarray, w_unweighted: np.ndarray, w_weighted: np.ndarray) -> None:
+    """Add scorings' payouts (int64, -1 for no win) with their weights (int64) to ``tally``'s histogram."""
+    if payout.size == 0:
         return
-    top = int(result.payout.max()) + 1
+    top = int(payout.max()) + 1
     dense_top = min(top, _DENSE_PAYOUT)
-    total_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
-    rows_acc = np.zeros((_STRIPES, 2, len(ROW_IDS)), dtype=np.int64)
-    shapes_acc = np.zeros((_STRIPES, 2, len(SHAPE_KEYS)), dtype=np.int64)
-    chicken_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
-    illegal_acc = np.zeros((_STRIPES, 2), dtype=np.int64)
     payout_acc = np.zeros((_STRIPES, 2, dense_top), dtype=np.int64)
-    _tally_kernel(result.payout, result.is_win, result.legal, result.chicken, result.shape, result.row_points,
-                  w_unweighted, w_weighted, dense_top, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc,
-                  payout_acc)
-    tally.total += total_acc.sum(axis=0)
-    tally.rows += rows_acc.sum(axis=0)
-    tally.shapes += shapes_acc.sum(axis=0)
-    tally.chicken += chicken_acc.sum(axis=0)
-    tally.illegal += illegal_acc.sum(axis=0)
+    _payout_kernel(payout, w_unweighted, w_weighted, dense_top, payout_acc)
     tally.add_payout(np.arange(dense_top), payout_acc.sum(axis=0))
     if top > dense_top:  # a rule table with very large values: the rare big payouts, exactly
-        big = np.flatnonzero(result.is_win & (result.payout >= dense_top))
-        tally.add_payout(result.payout[big].astype(np.int64), np.stack([w_unweighted[big], w_weighted[big]]))
+        big = np.flatnonzero(payout >= dense_top)
+        tally.add_payout(payout[big], np.stack([w_unweighted[big], w_weighted[big]]))
 
+
+class Accumulators:
+    """Per-stripe tallies of one survey range, table 0 (the rules) and 1 (the compared table), that the
+    survey kernel (:data:`fastscore.kernels.survey.survey_kernel`) adds to; :meth:`add_to` sums them."""
+
+    def __init__(self) -> None:
+        self.total = np.zeros((_STRIPES, 2, 2), dtype=np.int64)
+        self.rows = np.zeros((_STRIPES, 2, 2, len(ROW_IDS)), dtype=np.int64)
+        self.shapes = np.zeros((_STRIPES, 2, 2, len(SHAPE_KEYS)), dtype=np.int64)
+        self.chicken = np.zeros((_STRIPES, 2, 2), dtype=np.int64)
+        self.illegal = np.zeros((_STRIPES, 2, 2), dtype=np.int64)
+
+    def arrays(self) -> tuple:
+        return self.total, self.rows, self.shapes, self.chicken, self.illegal
+
+    def add_to(self, tally: Tally, table: int) -> None:
+        """Add table ``table``'s sums (all but the payout histogram) to ``tally``."""
+        tally.total += self.total[:, table].sum(axis=0)
+        tally.rows += self.rows[:, table].sum(axis=0)
+        tally.shapes += self.shapes[:, table].sum(axis=0)
+        tally.chicken += self.chicken[:, table].sum(axis=0)
+        tally.illegal += self.illegal[:, table].sum(axis=0)
 
 
 @dataclass
