@@ -35,7 +35,8 @@ def warmup(rules=None) -> float:
     from .checks import check_batch
     from .sample import sample_ready, sample_winning
     from .score import score, score_batch, win_check
-    from .survey import plan_survey, survey_range
+    from .survey import plan_survey
+    from .survey.run import warm_up as warm_up_survey
     from .waits import waits, waits_batch
 
     start = time.perf_counter()
@@ -60,5 +61,5 @@ def warmup(rules=None) -> float:
                   suit_entries, dec_words, row_points, scratch)
     nb.waits_hand(ready.concealed[0], ready.declared[0], 0, 0, 0, 0, False, table.packed, suit_info, suit_entries,
                   dec_words, mask, payouts[0], payouts[1], scratch)
-    survey_range(plan_survey(suits="", rules=table), 0, 42)  # enumeration, expansion, tallies: 42 honour hands
+    warm_up_survey(plan_survey(suits="", rules=table))  # enumeration, the survey kernel, tallies
     return time.perf_counter() - start

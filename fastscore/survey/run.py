@@ -27,7 +27,7 @@ from ..tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandErr
 from .result import SurveyResult
 from .tally import _STRIPES, Accumulators, SurveyPart, Tally, _change_kernel, add_payouts
 
-__all__ = ["SAMPLE_UNIT", "DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range"]
+__all__ = ["SAMPLE_UNIT", "DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range", "warm_up"]
 
 #: Per-hand weight of a uniform sample: lcm of the concealed tile counts 17, 14, 11, 8, 5, 2.
 SAMPLE_UNIT = math.lcm(*(HAND_TILES - 3 * d for d in range(MAX_DECLARED + 1)))
@@ -190,7 +190,7 @@ def survey(
     from .._progress import progress_bar
 
     scorings = _Scorings()
-    _warm_up(scorings, plan)
+    warm_up(plan, scorings)
     start = time.perf_counter()
     with progress_bar(plan.size, "survey", disable=not progress) as bar:
         part = survey_range(plan, 0, plan.size, on_chunk=bar.update, _scorings=scorings)
@@ -338,9 +338,11 @@ def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _sco
     return part
 
 
-def _warm_up(scorings: _Scorings, plan: "SurveyPlan") -> None:
-    """Compile (or load from the cache) every kernel on a small batch, so that the timing and
-    the progress bar's time left measure the survey itself."""
+def warm_up(plan: "SurveyPlan", scorings: _Scorings | None = None) -> None:
+    """Compile (or load from the cache) every kernel of ``plan``'s survey (serial and parallel builds) on a
+    few hands, so that the timing and the progress bar's time left measure the survey itself
+    (:func:`fastscore.warmup` calls it too)."""
+    scorings = scorings if scorings is not None else _Scorings()
     hands, multiplicity = next(enumerate_hands(suits="", chunk_rows=64))
     hands, multiplicity = np.tile(hands, (13, 1)), np.tile(multiplicity, 13)  # 546 hands
     share = np.ones(len(hands), dtype=np.int64)
