@@ -18,13 +18,35 @@ from ._jit import jit_batch, prange
 from .arrow import columns_from_arrow, columns_from_records
 from .checks import check_batch, kernel_columns
 from .kernels.checks import MAX_STREAK
-from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, parse_records, text_values
+from .records import (
+    COLUMN_NAMES,
+    DROP_HINT,
+    RECORD_KEYS,
+    check_columns,
+    empty_columns,
+    parse_records,
+    text_values,
+    unknown_columns,
+)
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError
 
 __all__ = ["HandBatch", "held_counts", "COMPILED_MIN_RECORDS"]
 
 #: Fewer records than this are parsed in Python (a single call does not load pyarrow).
 COMPILED_MIN_RECORDS = 32
+
+
+def _check_keys(records: list) -> None:
+    """Raise ValueError naming the first record with a key that is not a :data:`RECORD_KEYS` key."""
+    keys = set().union(*(r for r in records if isinstance(r, Mapping)))
+    if keys <= _RECORD_KEY_SET or not unknown_columns(keys):
+        return
+    for i, record in enumerate(records):
+        if isinstance(record, Mapping) and unknown_columns(record):
+            check_columns(record, f"record {i}", hint=DROP_HINT, what="key")
+
+
+_RECORD_KEY_SET = frozenset(RECORD_KEYS)
 
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
@@ -115,9 +137,12 @@ class HandBatch:
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
         A record that cannot be parsed, or whose hand breaks a row check, becomes a
         flagged row with its message; nothing raises.  Without ``require_win`` a
-        record's ``win`` is ignored (16-tile hands).
+        record's ``win`` is ignored (16-tile hands).  A key that is not one of
+        :data:`~fastscore.RECORD_KEYS` (``self_draw``, ``Seat``) raises ValueError naming it and
+        the record, rather than being dropped unread (:func:`fastscore.records.check_columns`).
         """
         records = records if isinstance(records, list) else list(records)
+        _check_keys(records)
         if len(records) < COMPILED_MIN_RECORDS:  # a table and the kernels cost more than they save
             return cls(**vars(parse_records(records, require_win=require_win)))
         return cls(**vars(columns_from_records(records, require_win=require_win)))
@@ -242,14 +267,16 @@ class HandBatch:
         """
         array = np.asarray(array)
         names = array.dtype.names or ()
+        if "hand" in names or "concealed" in names:
+            check_columns(names, "structured array", accepted=RECORD_KEYS if "hand" in names else _ARRAY_FIELDS,
+                          hint=DROP_HINT, what="field")
         if "hand" in names:
             import pyarrow as pa
 
             columns = {k: text_values(array[k]) for k in RECORD_KEYS if k in names}
             return cls.from_arrow(pa.table(columns), require_win=require_win)
         if "concealed" in names:
-            fields = {k: array[k] for k in ("declared", "win", "self_drawn", "seat", "round", "flowers", "streak",
-                                            "closing") if k in names}
+            fields = {k: array[k] for k in _ARRAY_FIELDS[1:] if k in names}
             return cls.from_arrays(array["concealed"], fields.pop("declared", None), fields.pop("win", None), **fields)
         raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
 
@@ -268,6 +295,9 @@ class HandBatch:
                     messages[new] = self.messages[old]
         return HandBatch(**sub, messages=messages)
 
+
+#: The fields of a structured array of arrays (:meth:`HandBatch.from_structured`).
+_ARRAY_FIELDS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
 
 #: numpy dtype kinds that :meth:`HandBatch.from_arrays` takes as counts and scalars: integers and bool.
 _INTEGER_KINDS = "iub"

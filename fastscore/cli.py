@@ -104,6 +104,9 @@ progress_option = click.option("--progress/--no-progress", default=None, show_de
 overwrite_option = click.option("--overwrite", is_flag=True,
                                 help="With --dask: replace an existing OUTPUT folder (a dataset of an earlier run); "
                                      "it stays whole until the new one is complete.")
+keep_option = click.option("--keep", default="", show_default=False, metavar="COLUMN[,COLUMN...]",
+                           help="Input columns fastscore does not read (game_id, seed) to copy into the output, "
+                                "first, row for row; any other such column is an error.")
 resume_option = click.option("--resume", is_flag=True,
                              help="Continue an interrupted run with the same INPUT (or --sample and --seed), rules "
                                   "and OUTPUT from its last completed chunk; the output is the same as an "
@@ -129,7 +132,7 @@ def _batch_options(command):
     """INPUT and the options shared by ``batch`` and ``waits-batch``."""
     return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
                             chunk_rows_option, progress_option, dask_option, overwrite_option,
-                            resume_option])
+                            resume_option, keep_option])
 
 
 def _seed(sample: int | None, seed: int | None) -> int:
@@ -348,6 +351,7 @@ def _run_batch(
     chunk_rows: int,
     progress: bool | None,
     resume: bool = False,
+    keep: str = "",
 ) -> None:
     """The shared body of ``batch`` and ``waits-batch``: :class:`fastscore.jobs.BatchJob`, its messages and summary.
 
@@ -364,7 +368,7 @@ def _run_batch(
     table = _rule_table(rules)
     try:
         job = jobs.BatchJob(kind, input=input, output=output, sample=sample, seed=seed, table=table,
-                            chunk_rows=chunk_rows, resume=resume)
+                            chunk_rows=chunk_rows, resume=resume, keep=keep.split(",") if keep else ())
         job.open()
     except (ValueError, OSError) as exc:
         _fail(_stop_message(exc, output))
@@ -407,7 +411,7 @@ def _run_batch(
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
                    rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
-                   overwrite: bool, resume: bool) -> None:
+                   overwrite: bool, resume: bool, keep: str) -> None:
     """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
     seed = _seed(sample, seed)
     if dask is not None and resume:
@@ -417,10 +421,10 @@ def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample
               "always replaced whole when the run completes")
     if dask is not None:
         return _run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite)
+                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite, keep=keep)
     _no_folders(input, output)
     _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress, resume=resume)
+               chunk_rows=chunk_rows, progress=progress, resume=resume, keep=keep)
 
 
 @app.command()
@@ -537,7 +541,7 @@ def _dask_session(address: str):
 
 
 def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
-              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool) -> None:
+              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool, keep: str = "") -> None:
     """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
     if sample is not None:
         _fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
@@ -545,6 +549,9 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         _fail("give INPUT, a Parquet file or a folder of them")
     if output is None:
         _fail("--dask needs -o FOLDER, where the workers write the result dataset")
+    if keep:
+        _fail("--keep is not supported with --dask yet; run without --dask, or join the dataset back to the "
+              "input by row order (its rows are in input order)")
     import functools
 
     from . import jobs

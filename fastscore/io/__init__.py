@@ -36,19 +36,23 @@ from .readers import (
     DEFAULT_CHUNK_ROWS,
     INPUT_SCHEMA,
     batch_from_table,
+    check_input,
+    check_keep,
     hand_columns,
     hand_file,
     iter_batches,
+    iter_chunks,
     read_ahead,
     read_records,
 )
-from .schemas import SCORE_COLUMNS, WAITS_COLUMNS, hand_records, result_table
+from .schemas import RESULT_COLUMNS, SCORE_COLUMNS, WAITS_COLUMNS, hand_records, result_table
 from .writer import ROW_GROUP_ROWS, ResultWriter, open_writer
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
     "INPUT_SCHEMA",
     "ROW_GROUP_ROWS",
+    "RESULT_COLUMNS",
     "SCORE_COLUMNS",
     "WAITS_COLUMNS",
     "ResultWriter",
@@ -60,10 +64,13 @@ __all__ = [
     "is_encoded",
     "file_format",
     "batch_from_table",
+    "check_input",
+    "check_keep",
     "hand_columns",
     "hand_file",
     "hand_records",
     "iter_batches",
+    "iter_chunks",
     "open_writer",
     "read_ahead",
     "read_records",
