@@ -246,6 +246,7 @@ def _check_names(path, names, keep, require_win: bool, what: str = "column") -> 
     columns fastscore reads or skips and ``keep``, then ``win``."""
     if "hand" not in names:
         raise _missing_hand(path, names)
+    _no_duplicates(path, names, RECORD_KEYS + tuple(keep))
     missing = [k for k in keep if k not in names]
     if missing:
         raise ValueError(f"{path}: --keep {missing[0]}: the input has no {what} {missing[0]!r} "
