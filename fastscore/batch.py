@@ -178,14 +178,17 @@ class HandBatch:
             Winning tile 0-33.  Omitted, or -1 in every row: a batch of 16-tile
             hands for waits analysis.  -1 in only some rows flags those rows.
         self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
-            As in :class:`HandBatch`; winds as 0-3.
+            As in :class:`HandBatch`; winds as 0-3 (East South West North); flags
+            as booleans or the integers 0 and 1.
 
         Raises
         ------
         ValueError
             If ``concealed`` is not a 2-D integer array with 34 columns, or another
-            column has the wrong shape or a non-integer dtype (the whole batch is
-            unusable); bad values in a row only flag that row.
+            column has the wrong shape or a non-integer dtype, or a flag
+            (``self_drawn``, ``closing``) holds a value other than True, False, 1
+            and 0 (the whole batch is unusable; the message names the argument);
+            other bad values in a row only flag that row.
         """
         raw = np.asarray(concealed)
         if raw.ndim != 2 or raw.shape[1] != N_KINDS:
@@ -208,11 +211,11 @@ class HandBatch:
         for name, value in given.items():
             dtype, lo, hi = _CONTEXT[name]
             if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
-                if dtype is np.bool_ or lo <= value <= hi:
+                if lo <= value <= hi:  # a flag: True, False, 1 or 0
                     columns[name] = _filled(n, dtype, value)
                     continue
             v = np.asarray(value)
-            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and (dtype is np.bool_ or lo <= v <= hi):
+            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and lo <= v <= hi:
                 columns[name] = _filled(n, dtype, v)  # a scalar in range: one value for every row
                 continue
             if v.ndim == 0:
@@ -221,7 +224,7 @@ class HandBatch:
                 raise HandError(ErrorCode.BAD_ARRAY,
                                 f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
             if dtype is np.bool_:
-                columns[name] = v if v.dtype == np.bool_ and v.flags.c_contiguous else v.astype(np.bool_)
+                columns[name] = _flags(v, name)
                 continue
             if v.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
@@ -322,6 +325,26 @@ _CONTEXT = {
     "streak": (np.int32, 0, MAX_STREAK),
     "closing": (np.bool_, 0, 1),
 }
+
+
+def _flags(v: np.ndarray, name: str) -> np.ndarray:
+    """The flag column ``name`` (``self_drawn``, ``closing``) as a C-contiguous bool array: booleans, or
+    integers 0 and 1, as the notation's true/false/1/0 (:func:`fastscore.records.parse_record`).
+
+    Raises
+    ------
+    HandError (a ValueError)
+        Another dtype (a float), or an integer other than 0 and 1 (``self_drawn=[2]`` must not mean True).
+    """
+    if v.dtype == np.bool_:
+        return v if v.flags.c_contiguous else np.ascontiguousarray(v)
+    if v.dtype.kind not in "iu":
+        raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold booleans (or the integers 0 and 1), got dtype {v.dtype}")
+    bad = (v != 0) & (v != 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise HandError(ErrorCode.BAD_ARRAY, f"{name} must be True or False (or 1 or 0); row {i} holds {v[i]}")
+    return v.astype(np.bool_)
 
 
 def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages: dict, name: str) -> np.ndarray:
