@@ -25,7 +25,6 @@ commands that need them.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import sys
 from pathlib import Path
@@ -41,6 +40,12 @@ class _Commands(click.Group):
     """The command group: Ctrl-C (or SIGTERM, SIGHUP) anywhere in a command exits 130 with one line
     on stderr (click's own handling says "Aborted!" and exits 1), however often it comes
     (:func:`fastscore._interrupts.stop_signals`)."""
+
+    def format_commands(self, ctx, formatter):
+        """Each command with its one-line summary in full (click cuts it to the terminal's width), wrapped."""
+        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit=1_000)) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx):
         with stop_signals():
@@ -159,32 +164,6 @@ def _rule_table(rules: Path | None):
         _fail(str(exc))
 
 
-def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
-    """``HAND + TILE (self-drawn)`` or ``(on a discard)``: the first line of ``score`` and ``interpretations``."""
-    return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
-
-
-def _wind(value: str, field: str) -> int:
-    """The wind (0-3) of a --seat or --round the command accepted, read as the records are (empty: East)."""
-    from .records import _missing_as
-    from .tiles import parse_wind
-
-    return parse_wind(_missing_as(value, "E"), field)
-
-
-def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
-    """The context options of a single-hand command, as its first line shows them."""
-    from .tiles import WINDS
-
-    parts = [f"seat {WINDS[_wind(seat, 'seat')]}", f"round {WINDS[_wind(round, 'round')]}",
-             f"flowers {flowers or 'none'}"]
-    if streak:
-        parts.append(f"streak {streak}")
-    if closing:
-        parts.append("Closing")
-    return ", ".join(parts)
-
-
 # --------------------------------------------------------------------------- single hands
 
 
@@ -208,7 +187,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     from rich.table import Table
 
     console = _display.console()
-    console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
+    console.print(f"{_display.hand_line(hand, win, self_drawn)}; {_display.context_line(**context)}")
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
@@ -217,7 +196,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     for rid, points in result.rows.items():
         rows.add_row(rid, str(points), table.sources.get(rid, ""))
     console.print(rows)
-    minimum = int(table.minimum[_wind(context["round"], "round")])
+    minimum = int(table.minimum[_display.wind(context["round"], "round")])
     console.print(f"shape    {result.shape}")
     console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
     console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")
@@ -244,7 +223,7 @@ def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, a
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
-    click.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
+    click.echo(f"{_display.hand_line(hand, win, self_drawn)}; {_display.context_line(**context)}")
     if not found:
         click.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
@@ -280,7 +259,7 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
     from rich.table import Table
 
     console = _display.console()
-    console.print(f"{hand}; {_context_line(**context)}")
+    console.print(f"{hand}; {_display.context_line(**context)}")
     if not tiles:
         console.print("not ready: no tile completes the hand")
         return
@@ -311,33 +290,25 @@ def _disable(progress: bool | None) -> bool | None:
 
 def _kept_parts(writer, interrupted: bool) -> bool:
     """After a run stopped early (Ctrl-C, or an error): say on stderr which rows its parts folder keeps
-    for --resume, if any; False when it keeps none."""
-    if writer is None or writer.parts_path is None or not writer.parts_path.exists():
-        return False
-    kept = f"the first {writer.kept_rows:,} rows are kept in {writer.parts_path}"
-    if interrupted:
-        click.echo(f"interrupted: {kept}; run the same command with --resume to continue", err=True)
-    else:  # a --resume reads the same input again: of use only after a passing fault (a read error, say)
-        click.echo(f"stopped: {kept}; --resume continues from there if the input, unchanged, reads again", err=True)
-    return True
+    for --resume, if any (:func:`fastscore.jobs.kept_parts_message`); False when it keeps none."""
+    from .jobs import kept_parts_message
+
+    message = kept_parts_message(writer, interrupted)
+    if message:
+        click.echo(message, err=True)
+    return message is not None
 
 
 def _no_thread(exc: BaseException) -> bool:
-    """``exc`` is Python's error for a thread it could not start (out of memory, or a process limit)."""
-    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+    from .jobs import no_thread
+
+    return no_thread(exc)
 
 
 def _stop_message(exc: BaseException, output: Path | None) -> str:
-    """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
-    disk (whose own messages say little) with what to do."""
-    if isinstance(exc, MemoryError) or _no_thread(exc):
-        return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
-                "chunks at once: one read ahead, one scored, one written)")
-    message = str(exc)
-    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and output is not None:
-        message += (f"; a job needs free space of about 4 times its output's size while it runs (its parts, "
-                    f"the partial file and the final file, in {output.parent})")
-    return message
+    from .jobs import stop_message
+
+    return stop_message(exc, output)
 
 
 def _run_batch(
@@ -401,9 +372,7 @@ def _run_batch(
     summary = job.summary
     console = _display.console()
     _display.print_bad_rows(summary.first_errors, summary.bad)
-    rate = summary.rows / job.seconds if job.seconds > 0 else 0.0
-    console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {job.seconds:.2f} s  "
-                  f"hands per second: {rate:,.0f}")
+    console.print(_display.totals_line(summary.rows, summary.bad, job.seconds))
     if output is not None:
         console.print(f"wrote {output}")
     _display.print_summary(kind, summary, console)
@@ -549,9 +518,6 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         _fail("give INPUT, a Parquet file or a folder of them")
     if output is None:
         _fail("--dask needs -o FOLDER, where the workers write the result dataset")
-    if keep:
-        _fail("--keep is not supported with --dask yet; run without --dask, or join the dataset back to the "
-              "input by row order (its rows are in input order)")
     import functools
 
     from . import jobs
@@ -563,7 +529,11 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         from .dask.datasets import _prepare_output
 
         # a bad INPUT or OUTPUT fails here, before any cluster starts
-        _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows))
+        keep = keep.split(",") if keep else ()
+        from .io import check_keep
+
+        _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows, keep=check_keep(keep),
+                                                                 require_win=kind == "score"))
     except (ImportError, ValueError, OSError) as exc:
         _fail(str(exc))
     import distributed
@@ -573,7 +543,7 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
         job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
         show = progress if progress is not None else sys.stderr.isatty()
         try:
-            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite,
+            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite, keep=keep,
                        summarize=functools.partial(jobs.partition_summary, kind), progress=show)
         except (ValueError, OSError, distributed.KilledWorker) as exc:
             _fail(str(exc))
@@ -582,9 +552,7 @@ def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | Non
 
     console = _display.console()
     _display.print_bad_rows(summary.first_errors, done.bad_rows)
-    rate = done.rows / done.seconds if done.seconds > 0 else 0.0
-    console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
-                  f"hands per second: {rate:,.0f}")
+    console.print(_display.totals_line(done.rows, done.bad_rows, done.seconds))
     console.print(f"wrote {output} ({len(done.paths)} parts)")
     _display.print_summary(kind, summary, console)
 

@@ -20,6 +20,7 @@ the command line prints after ``error:``.  Nothing here imports click or rich.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import time
@@ -42,12 +43,15 @@ __all__ = [
     "check_output_folder",
     "encode_hands",
     "input_state",
+    "kept_parts_message",
     "job_description",
     "new_summary",
+    "no_thread",
     "partition_summary",
     "processor",
     "run_chunks",
     "sample_chunks",
+    "stop_message",
     "warm",
 ]
 
@@ -289,6 +293,36 @@ def check_input_unchanged(path: Path, before: tuple[int, int]) -> None:
         raise ValueError(f"{path}: the input changed while the job read it (size {before[0]:,} -> {now[0]:,} "
                          f"bytes, modified again); its rows may mix old and new records, so nothing "
                          f"is written: run again on an input that stays as it is")
+
+
+def kept_parts_message(writer, interrupted: bool) -> str | None:
+    """After a run stopped early (Ctrl-C, or an error): which rows its parts folder keeps for
+    ``--resume``; None when it keeps none."""
+    if writer is None or writer.parts_path is None or not writer.parts_path.exists():
+        return None
+    kept = f"the first {writer.kept_rows:,} rows are kept in {writer.parts_path}"
+    if interrupted:
+        return f"interrupted: {kept}; run the same command with --resume to continue"
+    # a --resume reads the same input again: of use only after a passing fault (a read error, say)
+    return f"stopped: {kept}; --resume continues from there if the input, unchanged, reads again"
+
+
+def no_thread(exc: BaseException) -> bool:
+    """``exc`` is Python's error for a thread it could not start (out of memory, or a process limit)."""
+    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+
+
+def stop_message(exc: BaseException, output: Path | None) -> str:
+    """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
+    disk (whose own messages say little) with what to do."""
+    if isinstance(exc, MemoryError) or no_thread(exc):
+        return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
+                "chunks at once: one read ahead, one scored, one written)")
+    message = str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and output is not None:
+        message += (f"; a job needs free space of about 4 times its output's size while it runs (its parts, "
+                    f"the partial file and the final file, in {output.parent})")
+    return message
 
 
 def check_output_folder(output: Path) -> None:

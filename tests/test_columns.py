@@ -218,3 +218,22 @@ def test_iter_chunks_gives_the_kept_columns(tmp_path):
     chunks = list(io.iter_chunks(source, keep=["game_id", "seed"], chunk_rows=3))
     assert [kept.column("game_id").to_pylist() for _, kept in chunks] == [["g0", "g1", "g2"], ["g3"]]
     assert [b.error.tolist() for b, _ in chunks] == [[0, 0, 1], [0]]
+
+
+def test_keep_in_a_dask_dataset(tmp_path):
+    """``score_parquet(keep=...)`` (``--dask``) writes the kept columns first in every part; without a
+    cluster its tasks run in this process."""
+    pytest.importorskip("distributed")
+    from fastscore.dask import plan_partitions, score_parquet
+
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    write(folder / "part.0.parquet", RECORDS[:2])
+    write(folder / "part.1.parquet", RECORDS[2:])
+    with pytest.raises(ValueError, match="unknown column 'game_id'"):
+        plan_partitions(folder, 2, keep=["seed"], require_win=True)
+    done = score_parquet(folder, tmp_path / "scores", keep=["game_id", "seed"], partition_rows=2)
+    table = pq.read_table(tmp_path / "scores")
+    assert table.column_names[:3] == ["game_id", "seed", "is_win"] and len(done.paths) == 2
+    assert table.column("game_id").to_pylist() == ["g0", "g1", "g2", "g3"]
+    assert table.column("payout").to_pylist() == PAYOUTS

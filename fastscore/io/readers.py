@@ -197,6 +197,8 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
 
     kind = file_format(path)
     keep = check_keep(keep)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
     if is_empty(path):
         return pa.schema([pa.field(k, pa.string()) for k in keep])
     if kind == "parquet":
