@@ -462,6 +462,7 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         raise ValueError(f"{output}: the output would replace the input")
     bad = 0
     if input is not None:
+        io.check_input(input, require_win=not waits)  # no such file, or a column not read: before anything
         before = input_state(input)
         chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
     else:

@@ -161,8 +161,6 @@ def test_keep_errors(tmp_path):
     assert clash.exit_code == 2 and "fastscore writes the column 'payout' itself" in clash.stderr
     sample = invoke("batch", "--sample", 5, "--keep", "game_id")
     assert sample.exit_code == 2 and "--sample has none" in sample.stderr
-    dask = invoke("batch", source, "-o", tmp_path / "out", "--dask", "local:1", "--keep", "game_id,seed")
-    assert dask.exit_code == 2 and "--keep is not supported with --dask" in dask.stderr
     typed = write(tmp_path / "typed.jsonl", [{**RECORDS[0], "seed": 1}, {**RECORDS[1], "seed": "x"}])
     mixed = invoke("batch", typed, "-o", tmp_path / "typed.parquet", "--keep", "game_id,seed")
     assert mixed.exit_code == 2 and "the kept column 'seed' holds a value that is not of type int64" in mixed.stderr
