@@ -1,4 +1,4 @@
-"""What the command line prints: the console, the summaries of a batch job, the first bad rows.
+"""What the command line prints: the console, the summaries of a batch job, the first bad rows, errors.
 
 Kept apart from :mod:`fastscore.cli` (the click commands): rich is imported only
 when something is printed.
@@ -6,10 +6,28 @@ when something is printed.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import click
 
-__all__ = ["console", "context_line", "count_table", "hand_line", "print_bad_rows", "print_summary", "share",
+__all__ = ["console", "context_line", "fail", "rule_table", "count_table", "hand_line", "print_bad_rows", "print_summary", "share",
            "totals_line", "wind"]
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` to stderr and exit with status 2."""
+    click.echo(f"error: {message}", err=True)
+    raise click.exceptions.Exit(2)
+
+
+def rule_table(rules):
+    """The rule table of ``--rules`` (a path or None; exit 2 on a bad file)."""
+    from .rules import resolve_rules
+
+    try:
+        return resolve_rules(rules)
+    except ValueError as exc:
+        fail(str(exc))
+
 
 #: A job shorter than this prints no rate: it would measure start-up (the first chunk, a compile), not speed.
 RATE_MIN_SECONDS = 1.0

@@ -24,11 +24,9 @@ commands that need them.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
@@ -148,20 +146,8 @@ def _seed(sample: int | None, seed: int | None) -> int:
     return 0 if seed is None else seed
 
 
-def _fail(message: str) -> NoReturn:
-    """Print ``error: message`` to stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
-    raise click.exceptions.Exit(2)
-
-
-def _rule_table(rules: Path | None):
-    """The rule table of ``--rules`` (exit 2 on a bad file)."""
-    from .rules import resolve_rules
-
-    try:
-        return resolve_rules(rules)
-    except ValueError as exc:
-        _fail(str(exc))
+_fail = _display.fail
+_rule_table = _display.rule_table
 
 
 # --------------------------------------------------------------------------- single hands
@@ -389,7 +375,9 @@ def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample
         _fail("--overwrite goes with --dask (an existing OUTPUT folder); without --dask OUTPUT is a file, "
               "always replaced whole when the run completes")
     if dask is not None:
-        return _run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
+        from ._cli_dask import run_dask
+
+        return run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
                          chunk_rows=chunk_rows, progress=progress, overwrite=overwrite, keep=keep)
     _no_folders(input, output)
     _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
@@ -487,76 +475,6 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-def _dask_client(address: str):
-    """``(client, cluster)`` for ``--dask ADDRESS`` (:func:`fastscore.dask.connect`); exit 2 naming the option."""
-    from . import dask as fdask
-
-    try:
-        return fdask.connect(address)
-    except ValueError as exc:
-        _fail(f"--dask {address}: {exc}")
-
-
-@contextlib.contextmanager
-def _dask_session(address: str):
-    """The client of ``--dask ADDRESS`` (and its LocalCluster, for ``local:N``), with the scheduler,
-    worker count and dashboard link printed on stderr; both closed at the end."""
-    client, cluster = _dask_client(address)
-    with client, cluster if cluster is not None else contextlib.nullcontext():
-        info = client.scheduler_info()
-        click.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
-                   f"dashboard {client.dashboard_link}", err=True)
-        yield client
-
-
-def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
-              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool, keep: str = "") -> None:
-    """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
-    if sample is not None:
-        _fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
-    if input is None:
-        _fail("give INPUT, a Parquet file or a folder of them")
-    if output is None:
-        _fail("--dask needs -o FOLDER, where the workers write the result dataset")
-    import functools
-
-    from . import jobs
-
-    table = _rule_table(rules)
-    try:
-        from . import dask as fdask
-
-        from .dask.datasets import _prepare_output
-
-        # a bad INPUT or OUTPUT fails here, before any cluster starts
-        keep = keep.split(",") if keep else ()
-        from .io import check_keep
-
-        _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows, keep=check_keep(keep),
-                                                                 require_win=kind == "score"))
-    except (ImportError, ValueError, OSError) as exc:
-        _fail(str(exc))
-    import distributed
-
-    with _dask_session(address) as client:
-        summary = jobs.new_summary(kind)
-        job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
-        show = progress if progress is not None else sys.stderr.isatty()
-        try:
-            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite, keep=keep,
-                       summarize=functools.partial(jobs.partition_summary, kind), progress=show)
-        except (ValueError, OSError, distributed.KilledWorker) as exc:
-            _fail(str(exc))
-    for part in done.summaries:
-        summary.merge(part)
-
-    console = _display.console()
-    _display.print_bad_rows(summary.first_errors, done.bad_rows)
-    console.print(_display.totals_line(done.rows, done.bad_rows, done.seconds))
-    console.print(f"wrote {output} ({len(done.paths)} parts)")
-    _display.print_summary(kind, summary, console)
-
-
 # --------------------------------------------------------------------------- surveys
 
 @app.command()
@@ -629,7 +547,9 @@ def survey(
             from . import dask as fdask
             import distributed
 
-            with _dask_session(dask) as client:
+            from ._cli_dask import dask_session
+
+            with dask_session(dask) as client:
                 try:
                     result = fdask.survey(client=client, progress=show, **options)
                 except distributed.KilledWorker as exc:
