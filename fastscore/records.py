@@ -36,7 +36,8 @@ RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak"
 
 #: What an unknown column's message suggests, by caller: the readers of files (``fastscore batch``,
 #: :func:`fastscore.io.iter_batches`), and the batch constructors of the Python API.
-KEEP_HINT = "to copy a column fastscore does not read to the output, name it with --keep (Python: keep=[...])"
+KEEP_HINT = ("to copy a column fastscore does not read to the output, name it with --keep "
+             "(Python: fastscore.io.iter_chunks(path, keep=[...]))")
 DROP_HINT = ("drop the columns fastscore does not read before building the batch; results keep the input's "
              "row order, so they join back by position (BatchResult.to_arrow())")
 
