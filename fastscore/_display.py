@@ -1,4 +1,4 @@
-"""What the command line prints: the console, the summaries of a batch job, the first bad rows.
+"""What the command line prints: the console, the summaries of a batch job, the first bad rows, errors.
 
 Kept apart from :mod:`fastscore.cli` (the click commands): rich is imported only
 when something is printed.
@@ -6,9 +6,65 @@ when something is printed.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import click
 
-__all__ = ["console", "count_table", "print_bad_rows", "print_summary", "share"]
+__all__ = ["console", "context_line", "fail", "rule_table", "count_table", "hand_line", "print_bad_rows", "print_summary", "share",
+           "totals_line", "wind"]
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` to stderr and exit with status 2."""
+    click.echo(f"error: {message}", err=True)
+    raise click.exceptions.Exit(2)
+
+
+def rule_table(rules):
+    """The rule table of ``--rules`` (a path or None; exit 2 on a bad file)."""
+    from .rules import resolve_rules
+
+    try:
+        return resolve_rules(rules)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+#: A job shorter than this prints no rate: it would measure start-up (the first chunk, a compile), not speed.
+RATE_MIN_SECONDS = 1.0
+
+
+def totals_line(rows: int, bad: int, seconds: float) -> str:
+    """``rows: N  bad rows: B  time: T s`` and, for a run of a second or more, ``hands per second: R``."""
+    line = f"rows: {rows:,}  bad rows: {bad:,}  time: {seconds:.2f} s"
+    if seconds >= RATE_MIN_SECONDS:
+        line += f"  hands per second: {rows / seconds:,.0f}"
+    return line
+
+
+def hand_line(hand: str, win: str, self_drawn: bool) -> str:
+    """``HAND + TILE (self-drawn)`` or ``(on a discard)``: the first line of ``score`` and ``interpretations``."""
+    return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
+
+
+def wind(value: str, field: str) -> int:
+    """The wind (0-3) of a --seat or --round the command accepted, read as the records are (empty: East)."""
+    from .records import _missing_as
+    from .tiles import parse_wind
+
+    return parse_wind(_missing_as(value, "E"), field)
+
+
+def context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
+    """The context options of a single-hand command, as its first line shows them."""
+    from .tiles import WINDS
+
+    parts = [f"seat {WINDS[wind(seat, 'seat')]}", f"round {WINDS[wind(round, 'round')]}",
+             f"flowers {flowers or 'none'}"]
+    if streak:
+        parts.append(f"streak {streak}")
+    if closing:
+        parts.append("Closing")
+    return ", ".join(parts)
 
 
 def console():

@@ -24,6 +24,7 @@ import numpy as np
 from .checks import check_batch
 from .kernels.parse import (
     _BAD_CONTEXT,
+    _BAD_WIN,
     _BYTE_CLASS,
     _BYTE_VALUE,
     _BYTE_WIND,
@@ -38,15 +39,15 @@ from .kernels.parse import (
     _hands_parallel,
     _hands_serial,
 )
-from .records import COLUMN_NAMES, RECORD_KEYS, decoded_records, empty_columns, flag_rows, parse_records
-from .tiles import ErrorCode
+from .records import DROP_HINT, COLUMN_NAMES, RECORD_KEYS, check_columns, decoded_records, empty_columns, flag_rows, parse_records
+from .tiles import N_KINDS, ErrorCode
 
 __all__ = ["ARROW_SCHEMA", "columns_from_arrow", "columns_from_records", "is_text_type", "bytes_columns"]
 
 #: The input columns and the Arrow types accepted, as named in error messages.
 ARROW_SCHEMA = (
     "hand (string, required, e.g. '11m99m77p11s9s EE RR 333p'), "
-    "win (string tile such as '9s'; required for scoring), "
+    "win (string tile such as '9s', or integer tile index 0-33; required for scoring), "
     "self_drawn (bool, or string true/false/1/0/yes/no, or integer 0/1), "
     "seat (string E/S/W/N or integer 0-3), round (string E/S/W/N or integer 0-3), "
     "flowers (string such as '1f5f', '15f' or '1f 5f'), "
@@ -54,13 +55,13 @@ ARROW_SCHEMA = (
     "closing (bool, or string true/false/1/0/yes/no, or integer 0/1); "
     "strings may be string, large_string, string_view, binary, large_binary or binary_view (UTF-8 bytes) "
     "or dictionary-encoded; "
-    "a missing column takes its default; other columns are ignored"
+    "a missing column takes its default; other columns are refused"
 )
 
 # Column -> the kinds of Arrow type it may have ("null" is an all-null column).
 _ALLOWED = {
     "hand": ("string", "null"),
-    "win": ("string", "null"),
+    "win": ("string", "int", "null"),
     "self_drawn": ("bool", "string", "int", "null"),
     "seat": ("string", "int", "null"),
     "round": ("string", "int", "null"),
@@ -212,6 +213,7 @@ def _check_columns(pa, table, require_win: bool):
     if "hand" not in names:
         found = ", ".join(repr(c) for c in names) if names else "none"
         raise _schema_error(f"no 'hand' column (found {found})")
+    check_columns(names, "table", hint=DROP_HINT)
     kinds = {}
     # Without require_win the winning tile is ignored (parse_record: 16-tile hands for waits).
     for name in RECORD_KEYS:
@@ -241,6 +243,13 @@ def _numeric_columns(pa, table, kinds, batch, codes: np.ndarray) -> None:
             column = pc.fill_null(column, False if kind == "bool" else 0)
         values = column.to_numpy()
         target = getattr(batch, name)
+        if name == "win":  # a tile index (records.parse_win); read only when required, so a null is missing
+            ok = (values >= 0) & (values < N_KINDS)
+            target[:] = np.where(ok, values, -1)
+            codes[~ok, col] = _BAD_WIN
+            if table.column(name).null_count:
+                codes[~table.column(name).is_valid().to_numpy(zero_copy_only=False), col] = WIN_MISSING
+            continue
         if kind == "bool":
             target[:] = values
             continue
@@ -330,7 +339,8 @@ def columns_from_arrow(table_or_batch, *, require_win: bool = True):
         ``round``, ``flowers``, ``streak`` and ``closing`` take the defaults
         of :func:`fastscore.records.parse_record` when absent (not self-drawn,
         seat and round East, no flowers, streak 0, no Closing) and row by row
-        when null.  Other columns are ignored.  Chunked and sliced columns,
+        when null.  Other columns are refused (:func:`fastscore.records.check_columns`), but for those
+        of a fastscore result written with its input columns.  Chunked and sliced columns,
         string or large_string offsets and dictionary-encoded string columns
         are read in place.  Binary columns are read as UTF-8 text: a row
         with bytes that are not UTF-8 reads each as U+FFFD (as
@@ -350,8 +360,8 @@ def columns_from_arrow(table_or_batch, *, require_win: bool = True):
     Raises
     ------
     ValueError
-        No ``hand`` column, or a column of a type not listed in :data:`ARROW_SCHEMA`
-        (the message lists the expected columns).
+        No ``hand`` column, a column fastscore does not read (the message names it), or a column of a
+        type not listed in :data:`ARROW_SCHEMA` (the message lists the expected columns).
     TypeError
         ``table_or_batch`` is not a pyarrow Table or RecordBatch.
 

@@ -18,13 +18,35 @@ from ._jit import jit_batch, prange
 from .arrow import columns_from_arrow, columns_from_records
 from .checks import check_batch, kernel_columns
 from .kernels.checks import MAX_STREAK
-from .records import COLUMN_NAMES, RECORD_KEYS, empty_columns, parse_records, text_values
+from .records import (
+    COLUMN_NAMES,
+    DROP_HINT,
+    RECORD_KEYS,
+    check_columns,
+    empty_columns,
+    parse_records,
+    text_values,
+    unknown_columns,
+)
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError
 
 __all__ = ["HandBatch", "held_counts", "COMPILED_MIN_RECORDS"]
 
 #: Fewer records than this are parsed in Python (a single call does not load pyarrow).
 COMPILED_MIN_RECORDS = 32
+
+
+def _check_keys(records: list) -> None:
+    """Raise ValueError naming the first record with a key that is not a :data:`RECORD_KEYS` key."""
+    keys = set().union(*(r for r in records if isinstance(r, Mapping)))
+    if keys <= _RECORD_KEY_SET or not unknown_columns(keys):
+        return
+    for i, record in enumerate(records):
+        if isinstance(record, Mapping) and unknown_columns(record):
+            check_columns(record, f"record {i}", hint=DROP_HINT, what="key")
+
+
+_RECORD_KEY_SET = frozenset(RECORD_KEYS)
 
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
@@ -115,9 +137,12 @@ class HandBatch:
         ``win`` may be absent only when ``require_win`` is False (waits analysis).
         A record that cannot be parsed, or whose hand breaks a row check, becomes a
         flagged row with its message; nothing raises.  Without ``require_win`` a
-        record's ``win`` is ignored (16-tile hands).
+        record's ``win`` is ignored (16-tile hands).  A key that is not one of
+        :data:`~fastscore.RECORD_KEYS` (``self_draw``, ``Seat``) raises ValueError naming it and
+        the record, rather than being dropped unread (:func:`fastscore.records.check_columns`).
         """
         records = records if isinstance(records, list) else list(records)
+        _check_keys(records)
         if len(records) < COMPILED_MIN_RECORDS:  # a table and the kernels cost more than they save
             return cls(**vars(parse_records(records, require_win=require_win)))
         return cls(**vars(columns_from_records(records, require_win=require_win)))
@@ -153,14 +178,17 @@ class HandBatch:
             Winning tile 0-33.  Omitted, or -1 in every row: a batch of 16-tile
             hands for waits analysis.  -1 in only some rows flags those rows.
         self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
-            As in :class:`HandBatch`; winds as 0-3.
+            As in :class:`HandBatch`; winds as 0-3 (East South West North); flags
+            as booleans or the integers 0 and 1.
 
         Raises
         ------
         ValueError
             If ``concealed`` is not a 2-D integer array with 34 columns, or another
-            column has the wrong shape or a non-integer dtype (the whole batch is
-            unusable); bad values in a row only flag that row.
+            column has the wrong shape or a non-integer dtype, or a flag
+            (``self_drawn``, ``closing``) holds a value other than True, False, 1
+            and 0 (the whole batch is unusable; the message names the argument);
+            other bad values in a row only flag that row.
         """
         raw = np.asarray(concealed)
         if raw.ndim != 2 or raw.shape[1] != N_KINDS:
@@ -183,11 +211,11 @@ class HandBatch:
         for name, value in given.items():
             dtype, lo, hi = _CONTEXT[name]
             if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
-                if dtype is np.bool_ or lo <= value <= hi:
+                if lo <= value <= hi:  # a flag: True, False, 1 or 0
                     columns[name] = _filled(n, dtype, value)
                     continue
             v = np.asarray(value)
-            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and (dtype is np.bool_ or lo <= v <= hi):
+            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and lo <= v <= hi:
                 columns[name] = _filled(n, dtype, v)  # a scalar in range: one value for every row
                 continue
             if v.ndim == 0:
@@ -196,7 +224,7 @@ class HandBatch:
                 raise HandError(ErrorCode.BAD_ARRAY,
                                 f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
             if dtype is np.bool_:
-                columns[name] = v if v.dtype == np.bool_ and v.flags.c_contiguous else v.astype(np.bool_)
+                columns[name] = _flags(v, name)
                 continue
             if v.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
@@ -242,14 +270,16 @@ class HandBatch:
         """
         array = np.asarray(array)
         names = array.dtype.names or ()
+        if "hand" in names or "concealed" in names:
+            check_columns(names, "structured array", accepted=RECORD_KEYS if "hand" in names else _ARRAY_FIELDS,
+                          hint=DROP_HINT, what="field")
         if "hand" in names:
             import pyarrow as pa
 
             columns = {k: text_values(array[k]) for k in RECORD_KEYS if k in names}
             return cls.from_arrow(pa.table(columns), require_win=require_win)
         if "concealed" in names:
-            fields = {k: array[k] for k in ("declared", "win", "self_drawn", "seat", "round", "flowers", "streak",
-                                            "closing") if k in names}
+            fields = {k: array[k] for k in _ARRAY_FIELDS[1:] if k in names}
             return cls.from_arrays(array["concealed"], fields.pop("declared", None), fields.pop("win", None), **fields)
         raise HandError(ErrorCode.BAD_ARRAY, f"structured array needs a 'hand' or a 'concealed' field, got {names}")
 
@@ -268,6 +298,9 @@ class HandBatch:
                     messages[new] = self.messages[old]
         return HandBatch(**sub, messages=messages)
 
+
+#: The fields of a structured array of arrays (:meth:`HandBatch.from_structured`).
+_ARRAY_FIELDS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
 
 #: numpy dtype kinds that :meth:`HandBatch.from_arrays` takes as counts and scalars: integers and bool.
 _INTEGER_KINDS = "iub"
@@ -292,6 +325,26 @@ _CONTEXT = {
     "streak": (np.int32, 0, MAX_STREAK),
     "closing": (np.bool_, 0, 1),
 }
+
+
+def _flags(v: np.ndarray, name: str) -> np.ndarray:
+    """The flag column ``name`` (``self_drawn``, ``closing``) as a C-contiguous bool array: booleans, or
+    integers 0 and 1, as the notation's true/false/1/0 (:func:`fastscore.records.parse_record`).
+
+    Raises
+    ------
+    HandError (a ValueError)
+        Another dtype (a float), or an integer other than 0 and 1 (``self_drawn=[2]`` must not mean True).
+    """
+    if v.dtype == np.bool_:
+        return v if v.flags.c_contiguous else np.ascontiguousarray(v)
+    if v.dtype.kind not in "iu":
+        raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold booleans (or the integers 0 and 1), got dtype {v.dtype}")
+    bad = (v != 0) & (v != 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise HandError(ErrorCode.BAD_ARRAY, f"{name} must be True or False (or 1 or 0); row {i} holds {v[i]}")
+    return v.astype(np.bool_)
 
 
 def _column(v: np.ndarray, dtype, lo: int, hi: int, error: np.ndarray, messages: dict, name: str) -> np.ndarray:

@@ -24,12 +24,9 @@ commands that need them.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
@@ -41,6 +38,12 @@ class _Commands(click.Group):
     """The command group: Ctrl-C (or SIGTERM, SIGHUP) anywhere in a command exits 130 with one line
     on stderr (click's own handling says "Aborted!" and exits 1), however often it comes
     (:func:`fastscore._interrupts.stop_signals`)."""
+
+    def format_commands(self, ctx, formatter):
+        """Each command with its one-line summary in full (click cuts it to the terminal's width), wrapped."""
+        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit=1_000)) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx):
         with stop_signals():
@@ -104,6 +107,9 @@ progress_option = click.option("--progress/--no-progress", default=None, show_de
 overwrite_option = click.option("--overwrite", is_flag=True,
                                 help="With --dask: replace an existing OUTPUT folder (a dataset of an earlier run); "
                                      "it stays whole until the new one is complete.")
+keep_option = click.option("--keep", default="", show_default=False, metavar="COLUMN[,COLUMN...]",
+                           help="Input columns fastscore does not read (game_id, seed) to copy into the output, "
+                                "first, row for row; any other such column is an error.")
 resume_option = click.option("--resume", is_flag=True,
                              help="Continue an interrupted run with the same INPUT (or --sample and --seed), rules "
                                   "and OUTPUT from its last completed chunk; the output is the same as an "
@@ -129,7 +135,7 @@ def _batch_options(command):
     """INPUT and the options shared by ``batch`` and ``waits-batch``."""
     return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
                             chunk_rows_option, progress_option, dask_option, overwrite_option,
-                            resume_option])
+                            resume_option, keep_option])
 
 
 def _seed(sample: int | None, seed: int | None) -> int:
@@ -140,46 +146,8 @@ def _seed(sample: int | None, seed: int | None) -> int:
     return 0 if seed is None else seed
 
 
-def _fail(message: str) -> NoReturn:
-    """Print ``error: message`` to stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
-    raise click.exceptions.Exit(2)
-
-
-def _rule_table(rules: Path | None):
-    """The rule table of ``--rules`` (exit 2 on a bad file)."""
-    from .rules import resolve_rules
-
-    try:
-        return resolve_rules(rules)
-    except ValueError as exc:
-        _fail(str(exc))
-
-
-def _hand_line(hand: str, win: str, self_drawn: bool) -> str:
-    """``HAND + TILE (self-drawn)`` or ``(on a discard)``: the first line of ``score`` and ``interpretations``."""
-    return f"{hand} + {win} ({'self-drawn' if self_drawn else 'on a discard'})"
-
-
-def _wind(value: str, field: str) -> int:
-    """The wind (0-3) of a --seat or --round the command accepted, read as the records are (empty: East)."""
-    from .records import _missing_as
-    from .tiles import parse_wind
-
-    return parse_wind(_missing_as(value, "E"), field)
-
-
-def _context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
-    """The context options of a single-hand command, as its first line shows them."""
-    from .tiles import WINDS
-
-    parts = [f"seat {WINDS[_wind(seat, 'seat')]}", f"round {WINDS[_wind(round, 'round')]}",
-             f"flowers {flowers or 'none'}"]
-    if streak:
-        parts.append(f"streak {streak}")
-    if closing:
-        parts.append("Closing")
-    return ", ".join(parts)
+_fail = _display.fail
+_rule_table = _display.rule_table
 
 
 # --------------------------------------------------------------------------- single hands
@@ -205,7 +173,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     from rich.table import Table
 
     console = _display.console()
-    console.print(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
+    console.print(f"{_display.hand_line(hand, win, self_drawn)}; {_display.context_line(**context)}")
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
@@ -214,7 +182,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     for rid, points in result.rows.items():
         rows.add_row(rid, str(points), table.sources.get(rid, ""))
     console.print(rows)
-    minimum = int(table.minimum[_wind(context["round"], "round")])
+    minimum = int(table.minimum[_display.wind(context["round"], "round")])
     console.print(f"shape    {result.shape}")
     console.print(f"points   {result.points}" + ("  (Chicken)" if result.chicken else ""))
     console.print(f"total    {result.total}  ({'legal' if result.legal else 'not legal'}: round minimum {minimum})")
@@ -241,7 +209,7 @@ def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, a
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
-    click.echo(f"{_hand_line(hand, win, self_drawn)}; {_context_line(**context)}")
+    click.echo(f"{_display.hand_line(hand, win, self_drawn)}; {_display.context_line(**context)}")
     if not found:
         click.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
@@ -277,7 +245,7 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
     from rich.table import Table
 
     console = _display.console()
-    console.print(f"{hand}; {_context_line(**context)}")
+    console.print(f"{hand}; {_display.context_line(**context)}")
     if not tiles:
         console.print("not ready: no tile completes the hand")
         return
@@ -308,33 +276,25 @@ def _disable(progress: bool | None) -> bool | None:
 
 def _kept_parts(writer, interrupted: bool) -> bool:
     """After a run stopped early (Ctrl-C, or an error): say on stderr which rows its parts folder keeps
-    for --resume, if any; False when it keeps none."""
-    if writer is None or writer.parts_path is None or not writer.parts_path.exists():
-        return False
-    kept = f"the first {writer.kept_rows:,} rows are kept in {writer.parts_path}"
-    if interrupted:
-        click.echo(f"interrupted: {kept}; run the same command with --resume to continue", err=True)
-    else:  # a --resume reads the same input again: of use only after a passing fault (a read error, say)
-        click.echo(f"stopped: {kept}; --resume continues from there if the input, unchanged, reads again", err=True)
-    return True
+    for --resume, if any (:func:`fastscore.jobs.kept_parts_message`); False when it keeps none."""
+    from .jobs import kept_parts_message
+
+    message = kept_parts_message(writer, interrupted)
+    if message:
+        click.echo(message, err=True)
+    return message is not None
 
 
 def _no_thread(exc: BaseException) -> bool:
-    """``exc`` is Python's error for a thread it could not start (out of memory, or a process limit)."""
-    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+    from .jobs import no_thread
+
+    return no_thread(exc)
 
 
 def _stop_message(exc: BaseException, output: Path | None) -> str:
-    """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
-    disk (whose own messages say little) with what to do."""
-    if isinstance(exc, MemoryError) or _no_thread(exc):
-        return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
-                "chunks at once: one read ahead, one scored, one written)")
-    message = str(exc)
-    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and output is not None:
-        message += (f"; a job needs free space of about 4 times its output's size while it runs (its parts, "
-                    f"the partial file and the final file, in {output.parent})")
-    return message
+    from .jobs import stop_message
+
+    return stop_message(exc, output)
 
 
 def _run_batch(
@@ -348,6 +308,7 @@ def _run_batch(
     chunk_rows: int,
     progress: bool | None,
     resume: bool = False,
+    keep: str = "",
 ) -> None:
     """The shared body of ``batch`` and ``waits-batch``: :class:`fastscore.jobs.BatchJob`, its messages and summary.
 
@@ -364,7 +325,7 @@ def _run_batch(
     table = _rule_table(rules)
     try:
         job = jobs.BatchJob(kind, input=input, output=output, sample=sample, seed=seed, table=table,
-                            chunk_rows=chunk_rows, resume=resume)
+                            chunk_rows=chunk_rows, resume=resume, keep=keep.split(",") if keep else ())
         job.open()
     except (ValueError, OSError) as exc:
         _fail(_stop_message(exc, output))
@@ -397,9 +358,7 @@ def _run_batch(
     summary = job.summary
     console = _display.console()
     _display.print_bad_rows(summary.first_errors, summary.bad)
-    rate = summary.rows / job.seconds if job.seconds > 0 else 0.0
-    console.print(f"rows: {summary.rows:,}  bad rows: {summary.bad:,}  time: {job.seconds:.2f} s  "
-                  f"hands per second: {rate:,.0f}")
+    console.print(_display.totals_line(summary.rows, summary.bad, job.seconds))
     if output is not None:
         console.print(f"wrote {output}")
     _display.print_summary(kind, summary, console)
@@ -407,7 +366,7 @@ def _run_batch(
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
                    rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
-                   overwrite: bool, resume: bool) -> None:
+                   overwrite: bool, resume: bool, keep: str) -> None:
     """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
     seed = _seed(sample, seed)
     if dask is not None and resume:
@@ -416,11 +375,13 @@ def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample
         _fail("--overwrite goes with --dask (an existing OUTPUT folder); without --dask OUTPUT is a file, "
               "always replaced whole when the run completes")
     if dask is not None:
-        return _run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite)
+        from ._cli_dask import run_dask
+
+        return run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
+                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite, keep=keep)
     _no_folders(input, output)
     _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress, resume=resume)
+               chunk_rows=chunk_rows, progress=progress, resume=resume, keep=keep)
 
 
 @app.command()
@@ -514,74 +475,6 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-def _dask_client(address: str):
-    """``(client, cluster)`` for ``--dask ADDRESS`` (:func:`fastscore.dask.connect`); exit 2 naming the option."""
-    from . import dask as fdask
-
-    try:
-        return fdask.connect(address)
-    except ValueError as exc:
-        _fail(f"--dask {address}: {exc}")
-
-
-@contextlib.contextmanager
-def _dask_session(address: str):
-    """The client of ``--dask ADDRESS`` (and its LocalCluster, for ``local:N``), with the scheduler,
-    worker count and dashboard link printed on stderr; both closed at the end."""
-    client, cluster = _dask_client(address)
-    with client, cluster if cluster is not None else contextlib.nullcontext():
-        info = client.scheduler_info()
-        click.echo(f"dask: scheduler {info['address']}, {len(info['workers'])} workers, "
-                   f"dashboard {client.dashboard_link}", err=True)
-        yield client
-
-
-def _run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
-              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool) -> None:
-    """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
-    if sample is not None:
-        _fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
-    if input is None:
-        _fail("give INPUT, a Parquet file or a folder of them")
-    if output is None:
-        _fail("--dask needs -o FOLDER, where the workers write the result dataset")
-    import functools
-
-    from . import jobs
-
-    table = _rule_table(rules)
-    try:
-        from . import dask as fdask
-
-        from .dask.datasets import _prepare_output
-
-        # a bad INPUT or OUTPUT fails here, before any cluster starts
-        _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows))
-    except (ImportError, ValueError, OSError) as exc:
-        _fail(str(exc))
-    import distributed
-
-    with _dask_session(address) as client:
-        summary = jobs.new_summary(kind)
-        job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
-        show = progress if progress is not None else sys.stderr.isatty()
-        try:
-            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite,
-                       summarize=functools.partial(jobs.partition_summary, kind), progress=show)
-        except (ValueError, OSError, distributed.KilledWorker) as exc:
-            _fail(str(exc))
-    for part in done.summaries:
-        summary.merge(part)
-
-    console = _display.console()
-    _display.print_bad_rows(summary.first_errors, done.bad_rows)
-    rate = done.rows / done.seconds if done.seconds > 0 else 0.0
-    console.print(f"rows: {done.rows:,}  bad rows: {done.bad_rows:,}  time: {done.seconds:.2f} s  "
-                  f"hands per second: {rate:,.0f}")
-    console.print(f"wrote {output} ({len(done.paths)} parts)")
-    _display.print_summary(kind, summary, console)
-
-
 # --------------------------------------------------------------------------- surveys
 
 @app.command()
@@ -654,7 +547,9 @@ def survey(
             from . import dask as fdask
             import distributed
 
-            with _dask_session(dask) as client:
+            from ._cli_dask import dask_session
+
+            with dask_session(dask) as client:
                 try:
                     result = fdask.survey(client=client, progress=show, **options)
                 except distributed.KilledWorker as exc:

@@ -20,6 +20,7 @@ the command line prints after ``error:``.  Nothing here imports click or rich.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import time
@@ -42,12 +43,15 @@ __all__ = [
     "check_output_folder",
     "encode_hands",
     "input_state",
+    "kept_parts_message",
     "job_description",
     "new_summary",
+    "no_thread",
     "partition_summary",
     "processor",
     "run_chunks",
     "sample_chunks",
+    "stop_message",
     "warm",
 ]
 
@@ -203,8 +207,8 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
     ----------
     kind : {"score", "waits"}
         :func:`fastscore.score_batch` or :func:`fastscore.waits_batch`.
-    chunks : iterable of HandBatch
-        The hands, in output order.
+    chunks : iterable of HandBatch, or of (HandBatch, pyarrow.Table)
+        The hands, in output order; with the chunk's kept columns (:func:`fastscore.io.iter_chunks`).
     table : RuleTable
         The rule table.
     writer : ResultWriter, optional
@@ -232,22 +236,24 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
     process = processor(kind)
     rows = 0
     for batch in chunks:
+        batch, kept = batch if isinstance(batch, tuple) else (batch, None)
         with kernel():
             result = process(batch, table)
         if on_result is not None:
             on_result(result)
         if writer is not None:
-            writer.write(result, writer.rows_written, batch=batch if with_input else None)
+            writer.write(result, writer.rows_written, batch=batch if with_input else None, kept=kept)
         if progress is not None:
             progress.update(len(batch))
         rows += len(batch)
     return rows
 
 
-def job_description(kind: str, input: Path | None, sample: int | None, seed: int, table: RuleTable) -> dict:
+def job_description(kind: str, input: Path | None, sample: int | None, seed: int, table: RuleTable,
+                    keep=()) -> dict:
     """What makes a batch job's rows, as the output's parts folder records it (:mod:`fastscore.io.parts`):
-    the command, a hash of the rule table's contents, and the input file's resolved path, size and
-    SHA-256 digest (its contents, not its modification time: an input edited in place with its
+    the command, a hash of the rule table's contents, the kept columns (``--keep``, when any), and the
+    input file's resolved path, size and SHA-256 digest (its contents, not its modification time: an input edited in place with its
     size and time restored still differs) or the ``--sample`` size and seed (not the chunk size).
 
     The digest reads the whole input once (about 0.7 GB/s here: 0.1 s for a million JSON lines)."""
@@ -265,6 +271,8 @@ def job_description(kind: str, input: Path | None, sample: int | None, seed: int
         job["input"] = {"path": str(input.resolve()), "size": size, "sha256": content}
     else:
         job["sample"] = {"rows": sample, "seed": seed}
+    if keep:
+        job["keep"] = list(keep)
     return job
 
 
@@ -285,6 +293,36 @@ def check_input_unchanged(path: Path, before: tuple[int, int]) -> None:
         raise ValueError(f"{path}: the input changed while the job read it (size {before[0]:,} -> {now[0]:,} "
                          f"bytes, modified again); its rows may mix old and new records, so nothing "
                          f"is written: run again on an input that stays as it is")
+
+
+def kept_parts_message(writer, interrupted: bool) -> str | None:
+    """After a run stopped early (Ctrl-C, or an error): which rows its parts folder keeps for
+    ``--resume``; None when it keeps none."""
+    if writer is None or writer.parts_path is None or not writer.parts_path.exists():
+        return None
+    kept = f"the first {writer.kept_rows:,} rows are kept in {writer.parts_path}"
+    if interrupted:
+        return f"interrupted: {kept}; run the same command with --resume to continue"
+    # a --resume reads the same input again: of use only after a passing fault (a read error, say)
+    return f"stopped: {kept}; --resume continues from there if the input, unchanged, reads again"
+
+
+def no_thread(exc: BaseException) -> bool:
+    """``exc`` is Python's error for a thread it could not start (out of memory, or a process limit)."""
+    return isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)
+
+
+def stop_message(exc: BaseException, output: Path | None) -> str:
+    """What to print after ``error:`` when a job stops on ``exc``: its message; out of memory and a full
+    disk (whose own messages say little) with what to do."""
+    if isinstance(exc, MemoryError) or no_thread(exc):
+        return ("out of memory; give the job more memory or a smaller --chunk-rows (a job holds a few "
+                "chunks at once: one read ahead, one scored, one written)")
+    message = str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC and output is not None:
+        message += (f"; a job needs free space of about 4 times its output's size while it runs (its parts, "
+                    f"the partial file and the final file, in {output.parent})")
+    return message
 
 
 def check_output_folder(output: Path) -> None:
@@ -314,6 +352,9 @@ class BatchJob:
     chunk_rows : int
     resume : bool
         Take up an interrupted run's parts (:func:`fastscore.io.open_writer`).
+    keep : sequence of str
+        Input columns fastscore does not read, copied to the output first (``--keep``;
+        :func:`fastscore.io.check_input`); not with ``sample``.
 
     Attributes
     ----------
@@ -330,9 +371,11 @@ class BatchJob:
     """
 
     def __init__(self, kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int,
-                 table: RuleTable, chunk_rows: int, resume: bool = False):
+                 table: RuleTable, chunk_rows: int, resume: bool = False, keep=()):
         self.kind, self.input, self.output, self.sample, self.seed = kind, input, output, sample, seed
         self.table, self.chunk_rows, self.resume = table, chunk_rows, resume
+        self.keep = io.check_keep(keep)
+        self.kept = None  # the kept columns' schema
         self.summary = new_summary(kind)
         self.writer = None
         self.first = 0
@@ -345,8 +388,13 @@ class BatchJob:
         if input is not None:
             if output is not None and output.resolve() == input.resolve():
                 raise ValueError(f"{output}: the output would replace the input")
+            # Every column read, kept or refused before anything starts (no row is scored first).
+            self.kept = io.check_input(input, keep=self.keep, require_win=kind == "score")
             self.total = io.count_rows(input)
         else:
+            if self.keep:
+                raise ValueError("--keep copies columns of INPUT; --sample has none (its hands' own columns are "
+                                 "written already)")
             self.total = sample
 
     def open(self) -> None:
@@ -360,17 +408,17 @@ class BatchJob:
                 self._input_state = input_state(self.input)
             warm(self.kind, self.table)  # load the kernels first
             if self.output is not None:
-                job = job_description(self.kind, self.input, self.sample, self.seed, self.table)
+                job = job_description(self.kind, self.input, self.sample, self.seed, self.table, self.keep)
                 self.writer = io.open_writer(self.output, self.kind, with_input=self.sample is not None,
-                                             resume=self.resume, job=job, lock=lock)
+                                             resume=self.resume, job=job, lock=lock, kept=self.kept)
         except BaseException:
             if lock is not None and self.writer is None:
                 lock.release()
             raise
         self.first = self.writer.rows_written if self.writer is not None else 0
         if self.input is not None:
-            self._chunks = io.iter_batches(self.input, require_win=self.kind == "score", chunk_rows=self.chunk_rows,
-                                           start_row=self.first)
+            self._chunks = io.iter_chunks(self.input, require_win=self.kind == "score", chunk_rows=self.chunk_rows,
+                                          start_row=self.first, keep=self.keep)
         else:
             self._chunks = sample_chunks(self.kind, self.sample, self.seed, self.chunk_rows, self.first)
 
@@ -414,6 +462,7 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         raise ValueError(f"{output}: the output would replace the input")
     bad = 0
     if input is not None:
+        io.check_input(input, require_win=not waits)  # no such file, or a column not read: before anything
         before = input_state(input)
         chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
     else:

@@ -19,6 +19,7 @@ from .checks import COLUMNS, check_batch
 from .kernels.checks import MAX_STREAK
 from .tiles import (
     MAX_DECLARED,
+    TILE_NAMES,
     ErrorCode,
     HandError,
     parse_flowers,
@@ -27,11 +28,85 @@ from .tiles import (
     parse_wind,
 )
 
-__all__ = ["RECORD_KEYS", "COLUMN_NAMES", "parse_record", "parse_records", "empty_columns", "flag_rows", "text_values",
-           "decoded_records"]
+__all__ = ["RECORD_KEYS", "COLUMN_NAMES", "check_columns", "parse_record", "parse_records", "empty_columns",
+           "flag_rows", "text_values", "decoded_records", "parse_win"]
 
 #: Keys of a hand record (JSON lines, CSV columns, dicts).
 RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+
+#: What an unknown column's message suggests, by caller: the readers of files (``fastscore batch``,
+#: :func:`fastscore.io.iter_batches`), and the batch constructors of the Python API.
+KEEP_HINT = ("to copy a column fastscore does not read to the output, name it with --keep "
+             "(Python: fastscore.io.iter_chunks(path, keep=[...]))")
+DROP_HINT = ("drop the columns fastscore does not read before building the batch; results keep the input's "
+             "row order, so they join back by position (BatchResult.to_arrow())")
+
+
+def _result_columns() -> frozenset:
+    """The columns of a fastscore result file written with its input columns (``batch --sample``):
+    read back as input, they are skipped.  Their names are the writer's (:mod:`fastscore.io.schemas`)."""
+    from .io.schemas import RESULT_COLUMNS
+
+    return RESULT_COLUMNS
+
+
+def unknown_columns(names, *, accepted=RECORD_KEYS, keep=()) -> list[str]:
+    """The names of ``names`` that are neither ``accepted``, nor ``keep``, nor a result column
+    (:func:`_result_columns`), in their order."""
+    known = set(accepted) | set(keep)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        results = _result_columns()
+        unknown = [name for name in unknown if name not in results]
+    return unknown
+
+
+def check_columns(names, where: str, *, accepted=RECORD_KEYS, keep=(), require_win: bool = False,
+                  hint: str = KEEP_HINT, what: str = "column") -> None:
+    """Raise ValueError when the columns (or keys) ``names`` of an input include one that fastscore does
+    not read, or (``require_win``) lack ``win``: the one check of every reader of hand records (CSV
+    headers, JSON keys, Parquet schemas, Arrow tables, dicts), so that no column is dropped unread.
+
+    Parameters
+    ----------
+    names : iterable of str
+        The input's columns.
+    where : str
+        What the input is, the start of the message (a file name, ``"records"``).
+    accepted : sequence of str
+        The columns read: :data:`RECORD_KEYS`, or :data:`fastscore.io.ENCODED_COLUMNS`.
+    keep : sequence of str
+        Other columns the caller carries through (``--keep``).
+    require_win : bool
+        ``win`` is required (scoring; not waits analysis).
+    hint : str
+        What to do with a column fastscore does not read (:data:`KEEP_HINT`, :data:`DROP_HINT`).
+    what : str
+        ``"column"``, or ``"key"`` (JSON objects, dicts).
+
+    Raises
+    ------
+    ValueError
+        Naming the first unknown column, a close accepted name if there is one, and every accepted name.
+        The columns of a fastscore result (``is_win`` ... ``error``, ``rows.<id>``, ``n_waits``,
+        ``waits_json``; JSON lines ``rows``, ``waits``) are not unknown: a result written with its input
+        columns reads back as input.
+    """
+    names = list(names)
+    unknown = unknown_columns(names, accepted=accepted, keep=keep)
+    if unknown:
+        import difflib
+
+        name = unknown[0]
+        close = difflib.get_close_matches(str(name).lower(), accepted, n=1, cutoff=0.6)
+        others = f" (and {', '.join(repr(k) for k in unknown[1:])})" if len(unknown) > 1 else ""
+        raise ValueError(f"{where}: unknown {what} {name!r}{others}"
+                         f"{f' (did you mean {close[0]!r}?)' if close else ''}; fastscore reads the {what}s "
+                         f"{', '.join(accepted)}; {hint}")
+    if require_win and "win" in accepted and "win" not in names:
+        found = ", ".join(repr(c) for c in names) if names else "none"
+        raise ValueError(f"{where}: no 'win' {what} (the winning tile), which scoring needs (found {found}); "
+                         f"waits-batch reads hands without one")
 #: The array columns of a :class:`~fastscore.HandBatch`, in field order.
 COLUMN_NAMES = tuple(name for name, _, _ in COLUMNS)
 
@@ -70,6 +145,34 @@ def _missing_as(value, default):
     return default if value is None or (isinstance(value, str) and value == "") else value
 
 
+def parse_win(value) -> int:
+    """The winning tile (0-33) of a record or an argument: notation (``"9s"``, ``"7z"``, ``"Wh"``; spaces
+    around it ignored) or a tile index 0-33, as :attr:`fastscore.HandBatch.win` holds it (``26`` is 9s).
+
+    The one conversion of a winning tile: :func:`parse_record` (records, files, :func:`fastscore.score`)
+    and the compiled parser (which flags what it cannot read and leaves it to this) agree with it.
+
+    Raises
+    ------
+    HandError (a ValueError)
+        ``ErrorCode.BAD_WIN``: not one tile, a flower, an index out of range, another type (bool, float).
+    """
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        if 0 <= value < len(TILE_NAMES):
+            return int(value)
+        raise HandError(ErrorCode.BAD_WIN, f"winning tile {value!r} is out of range (a tile index is 0 to "
+                                           f"{len(TILE_NAMES) - 1}; or write the tile, e.g. '9s')")
+    if not isinstance(value, str):
+        raise HandError(ErrorCode.BAD_WIN, f"winning tile {value!r} is not a tile (write e.g. '9s', or a tile "
+                                           f"index 0-33)")
+    if value.strip().endswith("f"):
+        raise HandError(ErrorCode.BAD_WIN, f"winning tile {value!r} is a flower; flowers never complete a hand")
+    try:
+        return parse_tile(value)
+    except HandError as exc:
+        raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
+
+
 def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     """Parse one hand record into column values.
 
@@ -95,14 +198,7 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
             raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
         win = -1
     else:
-        if not isinstance(win_text, str):
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is not a tile")
-        if win_text.strip().endswith("f"):
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile {win_text!r} is a flower; flowers never complete a hand")
-        try:
-            win = parse_tile(win_text)
-        except HandError as exc:
-            raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
+        win = parse_win(win_text)
     declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
     for k, (kind, tile) in enumerate(hand.declared):
         declared[k] = (kind, tile)

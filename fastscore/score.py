@@ -276,12 +276,15 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     ----------
     hand : str
         The 16 tiles before the win in RULES.md section 8 notation.
-    win : str
-        The winning tile, e.g. ``"9s"``.
+    win : str or int
+        The winning tile, e.g. ``"9s"``; or its tile index 0-33 as :attr:`HandBatch.win` holds it
+        (``26`` is 9s; :func:`fastscore.records.parse_win`).
     self_drawn : bool
-        Won by self-draw rather than on a discard.
-    seat, round : str
-        ``"E" "S" "W" "N"``.
+        Won by self-draw rather than on a discard (also ``1``/``0`` and the notation's
+        ``"true"``/``"false"``/``"yes"``/``"no"``; ``2`` is refused).
+    seat, round : str or int
+        ``"E" "S" "W" "N"`` (upper case, as in hand notation; ``"s"`` is refused), or 0-3 in that
+        order as :class:`HandBatch` holds winds (``seat=1`` is ``seat="S"``).
     flowers : str
         Flowers and seasons held, e.g. ``"1f5f"``.
     streak : int

@@ -1,7 +1,7 @@
 """The shared conformance cases (../shared/conformance), read for the tests.
 
-They are found beside the checkout (``<repo>/../shared/conformance``) or in the
-folder named by ``FASTSCORE_CONFORMANCE``.  Missing cases are an error, not a
+They are found in the folder named by ``FASTSCORE_CONFORMANCE`` (an error when
+it does not hold them) or else beside the checkout (``<repo>/../shared/conformance``).  Missing cases are an error, not a
 skip: the suite must not pass without them.
 """
 
@@ -16,7 +16,13 @@ import pytest
 
 def conformance_dir() -> Path:
     env = os.environ.get("FASTSCORE_CONFORMANCE")
-    for candidate in ([Path(env)] if env else []) + [Path(__file__).resolve().parents[2] / "shared" / "conformance"]:
+    if env:  # named: that folder or an error, never a silent fallback to another set of cases
+        if not (Path(env) / "score_cases.jsonl").exists():
+            raise FileNotFoundError(f"FASTSCORE_CONFORMANCE={env}: no score_cases.jsonl there "
+                                    f"({'no such folder' if not Path(env).is_dir() else 'a folder without the cases'}); "
+                                    f"unset it to use ../shared/conformance beside the checkout")
+        return Path(env)
+    for candidate in [Path(__file__).resolve().parents[2] / "shared" / "conformance"]:
         if (candidate / "score_cases.jsonl").exists():
             return candidate
     raise FileNotFoundError(

@@ -126,7 +126,11 @@ CASES = [
     case("win-season", ErrorCode.BAD_WIN, ["'5f'", "flower"], waits_too=False, hand=SEED, win="5f"),
     case("win-two-tiles", ErrorCode.BAD_WIN, ["'99s'", "not one tile", "'5p'"], waits_too=False, hand=SEED, win="99s"),
     case("win-red-five", ErrorCode.BAD_WIN, ["'0m' is not a tile"], waits_too=False, hand=SEED, win="0m"),
-    case("win-not-string", ErrorCode.BAD_WIN, ["winning tile 9", "not a tile"], waits_too=False, hand=SEED, win=9),
+    # a whole number is a tile index 0-33 (HandBatch.win; 9 is 1p); a float or a bool is not a tile
+    case("win-not-string", ErrorCode.BAD_WIN, ["winning tile 9.0", "not a tile"], waits_too=False, hand=SEED, win=9.0),
+    case("win-bool", ErrorCode.BAD_WIN, ["winning tile True", "not a tile"], waits_too=False, hand=SEED, win=True),
+    case("win-index-out-of-range", ErrorCode.BAD_WIN, ["winning tile 34", "0 to 33"], waits_too=False, hand=SEED,
+         win=34),
     # white space inside a group (9.15)
     case("split-group", ErrorCode.BAD_TOKEN, ["white space after digits '12'", "only between complete groups", "'123m'"],
          hand="12 3m 99m77p11s9s EE RR 3p"),

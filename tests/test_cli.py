@@ -170,7 +170,8 @@ def test_batch_file_to_file(tmp_path, ext):
     out = tmp_path / f"scores.{ext}"
     result = invoke("batch", source, "-o", out, "--chunk-rows", "2")
     assert result.exit_code == 0, result.output
-    assert "rows: 5  bad rows: 1" in result.stdout and "hands per second" in result.stdout
+    # A run under a second prints no rate (it would measure start-up).
+    assert "rows: 5  bad rows: 1  time: " in result.stdout and "hands per second" not in result.stdout
     assert "bad row 2: '333x'" in result.stderr
     expected = expected_records()
     if ext == "jsonl":
@@ -478,3 +479,30 @@ def test_pipeline_runs_under_numbas_workqueue_threading_layer(tmp_path, command)
         outputs[layer] = pq.read_table(out)
     assert outputs["workqueue"].num_rows == 30_000
     assert outputs["workqueue"].equals(outputs["default"])
+
+
+# --------------------------------------------------------------------------- small things of a first trial (issue 20)
+
+
+@pytest.mark.parametrize("command", ["batch", "waits-batch", "encode"])
+def test_a_missing_input_file_says_so(tmp_path, command):
+    missing = tmp_path / "nope.jsonl"
+    result = invoke(command, missing, "-o", tmp_path / "out.parquet")
+    assert result.exit_code == 2 and f"error: no such file: {missing}" in result.stderr
+    assert "Errno" not in result.stderr
+
+
+def test_help_shows_each_summary_in_full():
+    text = " ".join(invoke("--help").output.split())
+    for name, command in app.commands.items():
+        first = command.get_short_help_str(limit=1_000)
+        assert f"{name} {first}" in text and "..." not in first
+
+
+def test_no_rate_for_a_run_under_a_second(tmp_path):
+    from fastscore._display import totals_line
+
+    result = invoke("batch", write_jsonl(tmp_path / "hands.jsonl", RECORDS[:3]))
+    assert result.exit_code == 0 and "rows: 3" in result.output
+    assert "hands per second" not in result.output  # 3 rows measure start-up, not speed
+    assert totals_line(3_000_000, 2, 1.5) == "rows: 3,000,000  bad rows: 2  time: 1.50 s  hands per second: 2,000,000"

@@ -31,3 +31,14 @@ def test_waits_batch_on_all_cases():
     result = fastscore.waits_batch(fastscore.HandBatch.from_records((c["case"] for c in cases), require_win=False))
     assert [r["waits"] for r in result.to_records()] == [c["waits"] for c in cases]
     assert result.n_waits.tolist() == [len(c["waits"]) for c in cases]
+
+
+def test_a_conformance_folder_named_but_missing_is_an_error(monkeypatch, tmp_path):
+    """``FASTSCORE_CONFORMANCE`` naming a folder without the cases once fell back to ../shared silently."""
+    from conformance import conformance_dir
+
+    monkeypatch.setenv("FASTSCORE_CONFORMANCE", str(tmp_path / "nope"))
+    with pytest.raises(FileNotFoundError, match="FASTSCORE_CONFORMANCE=.*nope: no score_cases.jsonl there"):
+        conformance_dir()
+    monkeypatch.delenv("FASTSCORE_CONFORMANCE")
+    assert (conformance_dir() / "score_cases.jsonl").exists()

@@ -471,8 +471,10 @@ def test_empty_table():
     assert len(fast) == 0
 
 
-def test_unused_columns_are_ignored():
-    assert_same(pa.table({"id": [1], "hand": ["11m99m77p11s9s EE RR 333p"], "win": ["9s"], "note": [b"x"]}))
+def test_unused_columns_are_refused():
+    """A column the parser does not read is an error naming it, not dropped unread (issue 20 point 1)."""
+    with pytest.raises(ValueError, match=r"table: unknown column 'id' \(and 'note'\); fastscore reads the columns"):
+        HandBatch.from_arrow(pa.table({"id": [1], "hand": ["11m99m77p11s9s EE RR 333p"], "win": ["9s"], "note": [b"x"]}))
 
 
 @pytest.mark.parametrize("table, match", [

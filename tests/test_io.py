@@ -54,7 +54,8 @@ def write_jsonl(path, records):
     return path
 
 
-def write_csv(path, records, extra_column=True):
+def write_csv(path, records, extra_column=False):
+    # extra_column: a 'comment' column fastscore does not read (an error unless kept: test_read_records_keeps_...)
     keys = list(records[0]) + (["comment"] if extra_column else [])
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, keys)
@@ -134,10 +135,13 @@ def test_typed_records_json_and_parquet(tmp_path):
 
 
 def test_read_records_chunks_and_columns(tmp_path):
-    path = write_csv(tmp_path / "hands.csv", RECORDS)
-    chunks = list(read_records(path, chunk_rows=2))
+    path = write_csv(tmp_path / "hands.csv", RECORDS, extra_column=True)
+    with pytest.raises(ValueError, match="hands.csv: unknown column 'comment'; fastscore reads the columns hand, "
+                                         "win, self_drawn, seat, round, flowers, streak, closing; .* --keep"):
+        list(read_records(path, chunk_rows=2))  # a column fastscore does not read is not dropped unread
+    chunks = list(read_records(path, chunk_rows=2, keep=["comment"]))
     assert [len(c) for c in chunks] == [2, 2, 1]
-    assert "comment" not in chunks[0][0]  # unknown columns are ignored
+    assert chunks[0][0]["comment"] == "ignored"  # kept: the records carry it
     assert chunks[0][0]["hand"] == RECORDS[0]["hand"]
 
 
@@ -189,8 +193,10 @@ def test_missing_hand_column_lists_the_schema(tmp_path, ext):
 
 @pytest.mark.parametrize("columns, match", [
     ({"hand": pa.array([1]), "win": pa.array(["9s"])}, "column 'hand' has type int64"),
-    ({"hand": pa.array(["11m99m77p11s9s EE RR 333p"]), "seat": pa.array([[1]])}, "column 'seat' has type list"),
-    ({"concealed": pa.array(["11m"]), "declared": pa.array([bytes(10)], pa.binary(10))},
+    ({"hand": pa.array(["11m99m77p11s9s EE RR 333p"]), "win": pa.array(["9s"]), "seat": pa.array([[1]])},
+     "column 'seat' has type list"),
+    ({"concealed": pa.array(["11m"]), "declared": pa.array([bytes(10)], pa.binary(10)),
+      "win": pa.array([1], pa.int8())},
      "column 'concealed' has type string"),
 ], ids=["hand", "seat", "encoded"])
 def test_parquet_column_of_a_wrong_type_names_the_file(tmp_path, columns, match):
@@ -269,14 +275,18 @@ def test_a_column_named_twice_is_an_error(tmp_path):
     pq.write_table(table, parquet_path)
     with pytest.raises(ValueError, match="the column 'win' appears more than once"):
         list(iter_batches(parquet_path))
-    # An unknown column named twice is ignored like any unknown column, in CSV and in Parquet ('message'
-    # is a column of encoded files, not of notation ones).
+    # An unknown column named twice is refused like any unknown column, in CSV and in Parquet ('message'
+    # is a column of encoded files, not of notation ones); kept, its two copies are an error too.
     csv_path.write_text("hand,win,comment,comment\n11m99m77p11s9s EE RR 333p,9s,x,y\n")
-    assert list(read_records(csv_path)) == [[{"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}]]
+    with pytest.raises(ValueError, match="unknown column 'comment'"):
+        list(read_records(csv_path))
+    with pytest.raises(ValueError, match="the column 'comment' appears more than once"):
+        list(read_records(csv_path, keep=["comment"]))
     table = pa.Table.from_arrays([pa.array(["11m99m77p11s9s EE RR 333p"]), pa.array(["9s"]), pa.array(["a"]),
                                   pa.array(["b"])], names=["hand", "win", "message", "message"])
     pq.write_table(table, parquet_path)
-    assert next(iter_batches(parquet_path)).error.tolist() == [0]
+    with pytest.raises(ValueError, match="unknown column 'message'"):
+        next(iter_batches(parquet_path))
 
 
 def test_unknown_extension_and_bad_chunk_rows(tmp_path):

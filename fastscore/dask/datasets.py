@@ -125,11 +125,12 @@ def _input_files(input) -> list[Path]:
             raise ValueError(f"{path}: the Dask jobs read Parquet only (.parquet or .pq); "
                              f"convert it with `fastscore encode {path.name} -o HANDS.parquet` first")
         if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such file")
+            raise FileNotFoundError(f"no such file: {path}")
     return files
 
 
-def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list[Partition]:
+def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS, *, keep=(),
+                    require_win: bool = False) -> list[Partition]:
     """Cut Parquet input into partitions of whole row groups, about ``partition_rows`` rows each.
 
     Consecutive row groups of a file are packed into one partition while it
@@ -146,6 +147,8 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
         ``_`` skipped), or a list of files in the order to read them.
     partition_rows : int
         Target rows per partition.
+    keep, require_win
+        As :func:`fastscore.io.hand_columns`: every file's columns are checked.
 
     Returns
     -------
@@ -174,7 +177,8 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list
         if io.is_empty(path):
             continue  # an empty file is no rows, as for one machine
         with io.parquet_file(path) as pf:
-            io.hand_columns(path, pf.schema_arrow.names)  # a file of neither notation nor encoded hands fails here
+            # a file of neither notation nor encoded hands, or with a column not read nor kept, fails here
+            io.hand_columns(path, pf.schema_arrow.names, keep=keep, require_win=require_win)
             sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.metadata.num_row_groups)]
         groups: list[int] = []
         rows = 0
@@ -253,13 +257,17 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
 
 
 def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, with_input: bool,
-                   summarize: Callable | None, kernel_threads=None) -> _PartDone:
+                   summarize: Callable | None, kernel_threads=None, kept=None) -> _PartDone:
     """Read, process and write one partition (a Dask task) through :func:`fastscore.jobs.run_chunks`;
-    a rerun rewrites the same part."""
-    batch = _read_partition(part, require_win=kind == "score")
+    a rerun rewrites the same part.  ``kept``: the schema of the columns carried through (``keep``)."""
+    if kept is None:
+        chunk = _read_partition(part, require_win=kind == "score")
+    else:
+        chunk = read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
+                                require_win=kind == "score", keep=kept.names)
     results = []
-    with io.open_writer(out_path, kind, with_input=with_input) as writer:
-        jobs.run_chunks(kind, [batch], rules, writer=writer, with_input=with_input, on_result=results.append,
+    with io.open_writer(out_path, kind, with_input=with_input, kept=kept) as writer:
+        jobs.run_chunks(kind, [chunk], rules, writer=writer, with_input=with_input, on_result=results.append,
                         kernel=lambda: _kernel_call(kernel_threads))
     result = results[0]
     return _PartDone(part.index, len(result), int(np.count_nonzero(result.error)),
@@ -267,12 +275,17 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
 
 
 def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, overwrite, summarize,
-             progress, kernel_threads, warm) -> DatasetResult:
+             progress, kernel_threads, warm, keep=()) -> DatasetResult:
     """The body of :func:`score_parquet` and :func:`waits_parquet`: the parts go to a hidden folder beside
     the output, which gets the output's name once every part and ``_SUCCESS`` are written
     (:mod:`fastscore._folders`)."""
     table = resolve_rules(rules)
-    parts = plan_partitions(input, partition_rows)
+    keep = io.check_keep(keep)
+    parts = plan_partitions(input, partition_rows, keep=keep, require_win=kind == "score")
+    kept = None
+    if keep:  # the kept columns' types: the first file's (each partition's are cast to them)
+        kept = io.check_input(parts[0].path if parts else _input_files(input)[0], keep=keep,
+                              require_win=kind == "score")
     inputs = {path: jobs.input_state(Path(path)) for path in dict.fromkeys(p.path for p in parts)}
     out = _prepare_output(output, overwrite, parts)
     with OutputLock(out):  # one run per output: the next lines remove what other runs left beside it
@@ -281,7 +294,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
         try:
             done, seconds = _run_parts(kind, parts, temp, client=client, table=table, with_input=with_input,
                                        summarize=summarize, progress=progress, kernel_threads=kernel_threads,
-                                       warm=warm)
+                                       warm=warm, kept=kept)
             for stale in temp.glob(".part.*.parquet.partial"):  # left by attempts on workers that died
                 stale.unlink(missing_ok=True)
             for path, state in inputs.items():  # an input rewritten meanwhile: its rows may be mixed
@@ -303,7 +316,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
 
 
 def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summarize, progress, kernel_threads,
-               warm) -> tuple[list[_PartDone], float]:
+               warm, kept=None) -> tuple[list[_PartDone], float]:
     """Run every partition's task, each writing its part into ``folder``; returns what they did and the seconds."""
     paths = [folder / name for name in _part_names(max(len(parts), 1))]
     if client is None:
@@ -315,7 +328,7 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
         if client is None:  # no cluster: the same tasks, one after another in this process
             for part in parts:
                 done.append(_run_partition(part, kind, table, str(paths[part.index]), with_input, summarize,
-                                           kernel_threads))
+                                           kernel_threads, kept))
                 bar.update(part.rows)
         else:
             token = uuid.uuid4().hex[:12]
@@ -325,7 +338,7 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
                 kernel_threads = kernel_threads_by_host(client)
             futures = [
                 client.submit(_run_partition, part, kind, table, str(paths[part.index]), with_input, summarize,
-                              kernel_threads, key=f"fastscore-{kind}-{token}-{part.index}", pure=False)
+                              kernel_threads, kept, key=f"fastscore-{kind}-{token}-{part.index}", pure=False)
                 for part in parts
             ]
             try:
@@ -340,13 +353,13 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
     finally:
         bar.close()
     if not parts:  # an empty input still gets one (empty) part, so that the dataset has its schema
-        with io.open_writer(paths[0], kind, with_input=with_input):
+        with io.open_writer(paths[0], kind, with_input=with_input, kept=kept):
             pass
     return done, time.perf_counter() - start
 
 
 def score_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
-                  with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None,
+                  with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
     """Score every hand of a Parquet input on a Dask cluster (RULES.md sections 3 to 6).
 
@@ -383,6 +396,10 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     with_input : bool
         Also write each row's hand record, first (as ``open_writer(...,
         with_input=True)``; the row-point columns are then ``rows.<id>``).
+    keep : sequence of str
+        Input columns fastscore does not read (``game_id``) to copy into each part, first, with
+        the first file's types (``--keep``; :func:`fastscore.io.check_input`); any other
+        column fastscore does not read is an error.
     overwrite : bool
         Replace an existing ``output`` folder (default: refuse one that is
         not empty).  It is renamed aside and deleted only when the new
@@ -433,12 +450,12 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     True
     """
     return _run_job("score", input, output, client=client, rules=rules, partition_rows=partition_rows,
-                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress,
+                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
                     kernel_threads=kernel_threads, warm=warm)
 
 
 def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
-                  with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None,
+                  with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
     """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (RULES.md section 7).
 
@@ -448,5 +465,5 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
     ``waits_json``, ``error``).  The ``win`` column is not needed and is ignored.
     """
     return _run_job("waits", input, output, client=client, rules=rules, partition_rows=partition_rows,
-                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress,
+                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
                     kernel_threads=kernel_threads, warm=warm)

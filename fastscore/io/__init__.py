@@ -6,8 +6,9 @@ One module per job:
 module                                what it holds
 ====================================  ================================================================
 :mod:`fastscore.io.formats`           file formats by extension, Parquet input opening and its errors
-:mod:`fastscore.io.readers`           hand records from JSON lines, CSV and Parquet; ``iter_batches``;
-                                      ``read_ahead``
+:mod:`fastscore.io.readers`           hand records from JSON lines, CSV and Parquet; ``check_input``
+                                      (every column read or kept); ``iter_batches``, ``iter_chunks``
+                                      (with the ``keep`` columns); ``read_ahead``
 :mod:`fastscore.io.encoded`           encoded hands: the ``HandBatch`` columns as a Parquet file
 :mod:`fastscore.io.schemas`           result columns and schemas, result tables, input records
 :mod:`fastscore.io.writer`            ``ResultWriter`` / ``open_writer``: chunked, atomic, deterministic
@@ -36,19 +37,23 @@ from .readers import (
     DEFAULT_CHUNK_ROWS,
     INPUT_SCHEMA,
     batch_from_table,
+    check_input,
+    check_keep,
     hand_columns,
     hand_file,
     iter_batches,
+    iter_chunks,
     read_ahead,
     read_records,
 )
-from .schemas import SCORE_COLUMNS, WAITS_COLUMNS, hand_records, result_table
+from .schemas import RESULT_COLUMNS, SCORE_COLUMNS, WAITS_COLUMNS, hand_records, result_table
 from .writer import ROW_GROUP_ROWS, ResultWriter, open_writer
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
     "INPUT_SCHEMA",
     "ROW_GROUP_ROWS",
+    "RESULT_COLUMNS",
     "SCORE_COLUMNS",
     "WAITS_COLUMNS",
     "ResultWriter",
@@ -60,10 +65,13 @@ __all__ = [
     "is_encoded",
     "file_format",
     "batch_from_table",
+    "check_input",
+    "check_keep",
     "hand_columns",
     "hand_file",
     "hand_records",
     "iter_batches",
+    "iter_chunks",
     "open_writer",
     "read_ahead",
     "read_records",

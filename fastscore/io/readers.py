@@ -4,8 +4,15 @@ Input records have the columns of :data:`fastscore.RECORD_KEYS`
 (:data:`INPUT_SCHEMA`): ``hand`` is required, ``win`` is required for scoring
 (not for waits analysis), the others default to the RULES.md section 2 context
 (seat and round East, no flowers, streak 0, not self-drawn, no Closing).
-Unknown columns are ignored, so a result file written with its input
+A column fastscore does not read is an error naming it
+(:func:`fastscore.records.check_columns`, :func:`check_input`), unless it is
+named in ``keep``: its values are then carried through, chunk by chunk, beside
+the hands (:func:`iter_chunks`) and written beside the results.  The columns of
+a fastscore result are skipped, so a result file written with its input
 columns (:func:`fastscore.io.open_writer` with ``with_input=True``) reads back as input.
+JSON lines have no header: the first record's keys are checked as a header
+(an unknown key there stops the file); a later record with an unknown key is
+a flagged row naming the key.
 
 Parsing is compiled for every format: Parquet notation columns go straight
 to :meth:`fastscore.HandBatch.from_arrow`; JSON lines and CSV records
@@ -41,18 +48,23 @@ import numpy as np
 from .._jit import threads_may_share_kernels
 from ..arrow import bytes_columns, is_text_type
 from ..batch import HandBatch
-from ..records import RECORD_KEYS, decoded_records, flag_rows
+from ..records import RECORD_KEYS, check_columns, decoded_records, flag_rows
+from ..rules import ROW_IDS
 from ..tiles import ErrorCode
 from .encoded import ENCODED_COLUMNS, batch_from_encoded
 from .formats import file_format, is_empty, parquet_file, parquet_read_errors
+from .schemas import RESULT_COLUMNS
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
     "INPUT_SCHEMA",
     "batch_from_table",
+    "check_input",
+    "check_keep",
     "hand_columns",
     "hand_file",
     "iter_batches",
+    "iter_chunks",
     "read_ahead",
     "read_records",
     "read_row_groups",
@@ -70,7 +82,7 @@ INPUT_SCHEMA = (
     "hand (string, required, e.g. '11m99m77p11s9s EE RR 333p'), "
     "win (string tile, required for scoring, e.g. '9s'), "
     "self_drawn (true/false), seat (E/S/W/N), round (E/S/W/N), flowers (e.g. '1f5f'), "
-    "streak (integer), closing (true/false); other columns are ignored"
+    "streak (integer), closing (true/false); other columns only with --keep"
 )
 
 
@@ -89,7 +101,8 @@ def _missing_hand(path, found) -> ValueError:
 
 
 def read_records(
-    path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS, *, start_row: int = 0
+    path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS, *, start_row: int = 0, keep=(),
+    require_win: bool = False,
 ) -> Iterator[list[dict]]:
     """Read hand records from a file, ``chunk_rows`` at a time, in file order.
 
@@ -103,6 +116,10 @@ def read_records(
         Skip the file's first ``start_row`` records (to resume a run): Parquet
         row groups before it are not read, JSON lines before it are not
         parsed.  Blank JSON lines and empty CSV lines do not count as records.
+    keep : sequence of str
+        Columns fastscore does not read that the records carry (:func:`check_input`).
+    require_win : bool
+        A file without a ``win`` column is refused (:func:`check_input`).
 
     Yields
     ------
@@ -113,14 +130,16 @@ def read_records(
         undecodable byte as U+FFFD).  A JSON line that does not parse is yielded as
         ``{"__error__": "<file> line <n>: not valid JSON (...)"}``, which
         :func:`iter_batches` turns into a flagged row, and so is a CSV row
-        whose number of fields is not the header's.  Blank JSON lines are skipped.  An
+        whose number of fields is not the header's, and a JSON record after the
+        first with a key that is neither read nor kept.  Blank JSON lines are skipped.  An
         empty file (0 bytes) of any format yields nothing.
 
     Raises
     ------
     ValueError
-        Unknown file type, or a CSV/Parquet file without a ``hand`` column
-        (the message lists the expected columns, :data:`INPUT_SCHEMA`).
+        As :func:`check_input`: unknown file type, a file without a ``hand`` column
+        (the message lists the expected columns, :data:`INPUT_SCHEMA`), with a column
+        fastscore does not read, or without ``win`` where it is required.
     OSError
         The file cannot be read.
     """
@@ -128,13 +147,162 @@ def read_records(
     if isinstance(start_row, bool) or not isinstance(start_row, (int, np.integer)) or start_row < 0:
         raise ValueError(f"start_row must be an integer at least 0, got {start_row!r}")
     kind = file_format(path)
+    keep = tuple(keep)
+    check_input(path, keep=keep, require_win=require_win)
     if is_empty(path):
         return
-    reader = {"jsonl": _read_jsonl, "csv": _read_csv, "parquet": _read_parquet}[kind]
-    yield from reader(path, chunk_rows, int(start_row))
+    if kind == "jsonl":
+        yield from _read_jsonl(path, chunk_rows, int(start_row), keep)
+    elif kind == "csv":
+        yield from _read_csv(path, chunk_rows, int(start_row), keep)
+    else:
+        yield from _read_parquet(path, chunk_rows, int(start_row), keep)
 
 
-def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
+    """Check the columns of the input file ``path`` before any row is read (a CSV header, the first JSON
+    record's keys, a Parquet footer), and give the pyarrow schema of its ``keep`` columns.
+
+    Every column must be one fastscore reads (:data:`fastscore.RECORD_KEYS`; the
+    :data:`~fastscore.io.ENCODED_COLUMNS` of encoded hands), a column of a fastscore result
+    (skipped), or one of ``keep``: nothing is dropped unread.  JSON lines have no header: the
+    first record stands for it (a later record with an unknown key is a flagged row).
+
+    Parameters
+    ----------
+    path : str or Path
+        The input.
+    keep : sequence of str
+        Columns fastscore does not read, carried through to the output (``--keep``).
+    require_win : bool
+        A ``win`` column is required (scoring).
+
+    Returns
+    -------
+    pyarrow.Schema
+        The types of the kept columns: a Parquet file's own, ``string`` in CSV; in JSON lines
+        those of the first record's values (a string, number or boolean; a null reads as string).
+        Empty for no ``keep``.
+
+    Raises
+    ------
+    ValueError
+        Unknown file type; no ``hand`` column; a column fastscore does not read (naming it and
+        the columns it reads); no ``win`` column with ``require_win``; a kept column the file
+        does not have, or one fastscore reads (``hand``) or writes (``error``).
+    OSError
+        The file cannot be read (FileNotFoundError: it does not exist).
+    """
+    import pyarrow as pa
+
+    kind = file_format(path)
+    keep = check_keep(keep)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no such file: {path}")
+    if is_empty(path):
+        return pa.schema([pa.field(k, pa.string()) for k in keep])
+    if kind == "parquet":
+        with parquet_file(path) as pf:
+            schema = pf.schema_arrow
+        hand_columns(path, schema.names, keep=keep, require_win=require_win)
+        return pa.schema([schema.field(k) for k in keep])
+    if kind == "csv":
+        names = _csv_header(path)
+        if names is None:
+            return pa.schema([pa.field(k, pa.string()) for k in keep])
+        _check_names(path, names, keep, require_win)
+        return pa.schema([pa.field(k, pa.string()) for k in keep])
+    first = _first_json_record(path)
+    if first is None:
+        return pa.schema([pa.field(k, pa.string()) for k in keep])
+    _check_names(path, list(first), keep, require_win, what="key")
+    return pa.schema([pa.field(k, _json_type(pa, path, k, first.get(k))) for k in keep])
+
+
+def check_keep(keep) -> tuple[str, ...]:
+    """``keep`` (a sequence of column names; or one string ``"game_id,seed"``, as ``--keep`` takes it)
+    as a tuple of names.
+
+    Raises
+    ------
+    ValueError
+        An empty name, one given twice, or one that fastscore reads or writes itself (a
+        :data:`fastscore.RECORD_KEYS` key, a result column): the output would hold it twice.
+    """
+    if isinstance(keep, str):
+        keep = keep.split(",")
+    names = tuple(str(k).strip() for k in keep)
+    for name in names:
+        if not name:
+            raise ValueError(f"--keep {','.join(names)}: an empty column name")
+        if names.count(name) > 1:
+            raise ValueError(f"--keep {','.join(names)}: the column {name!r} is named twice")
+        if name in RECORD_KEYS or name in RESULT_COLUMNS or name in ROW_IDS:
+            raise ValueError(f"--keep {name}: fastscore {'reads' if name in RECORD_KEYS else 'writes'} the column "
+                             f"{name!r} itself; --keep copies columns it does not read (such as game_id)")
+    return names
+
+
+def _check_names(path, names, keep, require_win: bool, what: str = "column") -> None:
+    """The check of a notation file's columns ``names`` (:func:`check_input`): ``hand``, then the
+    columns fastscore reads or skips and ``keep``, then ``win``."""
+    if "hand" not in names:
+        raise _missing_hand(path, names)
+    _no_duplicates(path, names, RECORD_KEYS + tuple(keep))
+    missing = [k for k in keep if k not in names]
+    if missing:
+        raise ValueError(f"{path}: --keep {missing[0]}: the input has no {what} {missing[0]!r} "
+                         f"(its {what}s: {', '.join(repr(n) for n in names)})")
+    check_columns(names, str(path), keep=keep, require_win=require_win, what=what)
+
+
+def _json_type(pa, path, name: str, value):
+    """The Arrow type of a kept JSON column, from the first record's value ``value``."""
+    if value is None or isinstance(value, str):
+        return pa.string()
+    if isinstance(value, bool):
+        return pa.bool_()
+    if isinstance(value, int):
+        return pa.int64()
+    if isinstance(value, float):
+        return pa.float64()
+    raise ValueError(f"{path}: --keep {name}: the first record's value is a JSON "
+                     f"{_JSON_TYPES.get(type(value), 'value')}; kept columns hold strings, numbers or booleans")
+
+
+def _csv_header(path) -> list[str] | None:
+    """The column names of a CSV file's header (the first line that is not empty), stripped; None when
+    the file has only empty lines."""
+    csv.field_size_limit(max(csv.field_size_limit(), _CSV_FIELD_LIMIT))
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+        reader = csv.reader(f)
+        try:
+            header = next((row for row in reader if row), None)
+        except csv.Error as exc:
+            raise ValueError(f"{path} line {reader.line_num}: {exc}") from None
+    return None if header is None else [h.strip() for h in header]
+
+
+def _first_json_record(path) -> dict | None:
+    """The first record of a JSON lines file (or of a file that is one JSON array) when it is a JSON
+    object; None when there is none, or it is not an object (flagged as a row)."""
+    name = Path(path).name
+    with open(path, "rb") as f:
+        head = list(itertools.islice(_numbered_lines(f), 2))
+        if not head:
+            return None
+        if head[0][1].lstrip().startswith(b"["):
+            array = _json_array(f, head, name)
+            if array is not None:
+                return array[0] if array and isinstance(array[0], dict) else None
+        try:
+            value = json.loads(_text(head[0][1]))
+        except json.JSONDecodeError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def _read_jsonl(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[dict]]:
     # Read as bytes: a record ends at "\n" only.  In text mode Python also ends lines at a lone
     # "\r", which JSON allows inside a record as whitespace: one record would become two rows and
     # every later row would move down one.  A "\r\n" ending is whitespace to json.loads.
@@ -147,7 +315,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
         array = _json_array(f, head, name) if head[0][1].lstrip().startswith(b"[") else None
         if array is not None:  # one JSON array of records (read whole, not streamed)
             for start in range(start_row, len(array), chunk_rows):
-                yield [_json_record(value, f"{name} record {start + i}")
+                yield [_json_record(value, f"{name} record {start + i}", keep)
                        for i, value in enumerate(array[start:start + chunk_rows])]
             return
         chunk: list = []
@@ -156,7 +324,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
                 start_row -= 1
                 continue
             try:
-                record = _json_record(json.loads(_text(line)), f"{name} line {line_no}")
+                record = _json_record(json.loads(_text(line)), f"{name} line {line_no}", keep)
             except json.JSONDecodeError as exc:
                 record = {_BAD_RECORD: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
             chunk.append(record)
@@ -183,12 +351,22 @@ def _numbered_lines(f) -> Iterator[tuple[int, bytes]]:
             yield line_no, line
 
 
-def _json_record(value, where: str):
-    """A parsed JSON record; a value that is not an object as a flagged record naming ``where``."""
+def _json_record(value, where: str, keep=()):
+    """A parsed JSON record; a value that is not an object, or an object with a key that is neither read
+    nor kept (``keep``), as a flagged record naming ``where``."""
     if isinstance(value, dict):
+        if value.keys() <= _READ_KEYS or value.keys() <= _READ_KEYS.union(keep):
+            return value
+        try:
+            check_columns(value, where, keep=keep, what="key")
+        except ValueError as exc:
+            return {_BAD_RECORD: str(exc)}
         return value
     return {_BAD_RECORD: f"{where}: not a JSON object (a JSON {_JSON_TYPES.get(type(value), 'value')})"}
 
+
+#: The keys of a JSON record read or skipped (a result's) without a word.
+_READ_KEYS = frozenset(RECORD_KEYS) | RESULT_COLUMNS
 
 _JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
 
@@ -229,7 +407,7 @@ def _no_duplicates(path, names, wanted) -> None:
                          f"appear{'' if len(twice) > 1 else 's'} more than once among its columns")
 
 
-def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+def _read_csv(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[dict]]:
     name = Path(path).name
     # The csv module refuses fields over 131,072 characters by default, and after refusing one it
     # cannot find where the record ends (a quoted field may span lines): long fields are read, and
@@ -246,8 +424,8 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
         names = [h.strip() for h in header]
         if "hand" not in names:
             raise _missing_hand(path, names)
-        _no_duplicates(path, names, RECORD_KEYS)
-        keep = [(names.index(k), k) for k in RECORD_KEYS if k in names]
+        _no_duplicates(path, names, RECORD_KEYS + tuple(keep))
+        read = [(names.index(k), k) for k in RECORD_KEYS + tuple(keep) if k in names]
         chunk: list = []
         while True:
             try:
@@ -269,7 +447,7 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
                 chunk.append({_BAD_RECORD: f"{name} line {reader.line_num}: {len(row)} field{'s' if len(row) != 1 else ''}, "
                                          f"the header names {len(names)}"})
             else:
-                chunk.append({k: row[j] for j, k in keep})
+                chunk.append({k: row[j] for j, k in read})
             if len(chunk) == chunk_rows:
                 yield chunk
                 chunk = []
@@ -281,30 +459,38 @@ def _read_csv(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
 _CSV_FIELD_LIMIT = 2**31 - 1
 
 
-def hand_columns(path, names) -> tuple[list[str], bool]:
-    """The columns to read from a Parquet file of hands whose columns are ``names``, and whether
-    they are encoded hands (a ``concealed`` column) rather than notation records.
+def hand_columns(path, names, *, keep=(), require_win: bool = False) -> tuple[list[str], bool]:
+    """The columns to read from a Parquet file of hands whose columns are ``names`` (those of
+    ``keep`` last), and whether they are encoded hands (a ``concealed`` column) rather than
+    notation records.
 
     Raises
     ------
     ValueError
-        Neither a ``concealed`` nor a ``hand`` column.
+        Neither a ``concealed`` nor a ``hand`` column; a column fastscore does not read and
+        ``keep`` does not name, or a kept column the file does not have; no ``win`` column with
+        ``require_win`` (:func:`fastscore.records.check_columns`).
     """
     names = list(names)
-    _no_duplicates(path, names, ENCODED_COLUMNS if "concealed" in names else RECORD_KEYS)
+    keep = tuple(keep)
+    _no_duplicates(path, names, (ENCODED_COLUMNS if "concealed" in names else RECORD_KEYS) + keep)
     if "concealed" in names:
         if "declared" not in names:
             # Read without it, every hand with a declared set would silently become a different hand.
             raise ValueError(f"{path}: encoded hands need a 'declared' column next to 'concealed' "
                              f"(found {', '.join(repr(c) for c in names)})")
-        return [k for k in ENCODED_COLUMNS if k in names], True
-    if "hand" not in names:
-        raise _missing_hand(path, names)
-    return [k for k in RECORD_KEYS if k in names], False
+        missing = [k for k in keep if k not in names]
+        if missing:
+            raise ValueError(f"{path}: --keep {missing[0]}: the input has no column {missing[0]!r} "
+                             f"(its columns: {', '.join(repr(n) for n in names)})")
+        check_columns(names, str(path), accepted=ENCODED_COLUMNS, keep=keep, require_win=require_win)
+        return [k for k in ENCODED_COLUMNS if k in names] + list(keep), True
+    _check_names(path, names, keep, require_win)
+    return [k for k in RECORD_KEYS if k in names] + list(keep), False
 
 
 @contextlib.contextmanager
-def hand_file(path: str | os.PathLike):
+def hand_file(path: str | os.PathLike, *, keep=(), require_win: bool = False):
     """Open the Parquet file of hands ``path``: yields ``(ParquetFile, columns, encoded)``, the
     columns to read and whether they are encoded hands (:func:`hand_columns`).
 
@@ -325,13 +511,13 @@ def hand_file(path: str | os.PathLike):
 
     with parquet_file(path) as pf:
         schema, metadata = pf.schema_arrow, pf.metadata
-    columns, encoded = hand_columns(path, schema.names)
+    columns, encoded = hand_columns(path, schema.names, keep=keep, require_win=require_win)
     short = []
     if not encoded and metadata.num_row_groups:
         group = metadata.row_group(0)
         stored = {group.column(j).path_in_schema: group.column(j).has_dictionary_page
                   for j in range(group.num_columns)}
-        short = [c for c in columns if c != "hand" and stored.get(c) and is_text_type(pa, schema.field(c).type)]
+        short = [c for c in columns if c != "hand" and c not in keep and stored.get(c) and is_text_type(pa, schema.field(c).type)]
     with parquet_file(path, read_dictionary=short or None, metadata=metadata) as pf:
         yield pf, columns, encoded
 
@@ -358,12 +544,12 @@ def batch_from_table(table, *, encoded: bool, require_win: bool = True, path=Non
         raise ValueError(f"{path}: {exc}") from None
 
 
-def _parquet_tables(path, chunk_rows: int, start_row: int):
-    """The hand columns (:func:`hand_columns`) of a Parquet file as pyarrow Tables of exactly
+def _parquet_tables(path, chunk_rows: int, start_row: int, keep=(), require_win: bool = False):
+    """The hand columns (:func:`hand_columns`, and ``keep``) of a Parquet file as pyarrow Tables of exactly
     ``chunk_rows`` rows (the last shorter), each with whether they are encoded hands."""
     import pyarrow as pa
 
-    with hand_file(path) as (pf, columns, encoded):
+    with hand_file(path, keep=keep, require_win=require_win) as (pf, columns, encoded):
         groups = list(range(pf.metadata.num_row_groups))
         while groups and start_row >= pf.metadata.row_group(groups[0]).num_rows:  # skip whole row groups
             start_row -= pf.metadata.row_group(groups.pop(0)).num_rows
@@ -395,11 +581,10 @@ def _group_batches(path, pf, groups, batch_size: int, columns):
             yield from pf.iter_batches(batch_size=batch_size, columns=columns, row_groups=[group])
 
 
-def _read_parquet(path, chunk_rows: int, start_row: int) -> Iterator[list[dict]]:
+def _read_parquet(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[dict]]:
     import pyarrow as pa
 
-
-    for table, _ in _parquet_tables(path, chunk_rows, start_row):
+    for table, _ in _parquet_tables(path, chunk_rows, start_row, keep):
         yield decoded_records(table.to_pylist(), bytes_columns(pa, table.schema))
 
 
@@ -416,6 +601,16 @@ def _renumber(batch: HandBatch, offset: int) -> None:
 def iter_batches(
     path: str | os.PathLike, *, require_win: bool = True, chunk_rows: int = DEFAULT_CHUNK_ROWS, start_row: int = 0
 ) -> Iterator[HandBatch]:
+    """Read a file of hand records as :class:`~fastscore.HandBatch` chunks, bad rows flagged: the
+    batches of :func:`iter_chunks` without kept columns (every column must be one fastscore reads)."""
+    for batch, _ in iter_chunks(path, require_win=require_win, chunk_rows=chunk_rows, start_row=start_row):
+        yield batch
+
+
+def iter_chunks(
+    path: str | os.PathLike, *, require_win: bool = True, chunk_rows: int = DEFAULT_CHUNK_ROWS, start_row: int = 0,
+    keep=(),
+) -> Iterator[tuple[HandBatch, object]]:
     """Read a file of hand records as :class:`~fastscore.HandBatch` chunks, bad rows flagged.
 
     Parameters
@@ -429,11 +624,15 @@ def iter_batches(
     start_row : int
         Begin at this file row (to resume a run; see :func:`read_records`);
         row numbers in messages still count from the file's first row.
+    keep : sequence of str
+        Columns fastscore does not read, to carry through (:func:`check_input`).
 
     Yields
     ------
-    HandBatch
-        One per chunk, rows in file order.  Bad rows are flagged, not raised;
+    (HandBatch, pyarrow.Table or None)
+        One per chunk, rows in file order: the hands, and the chunk's ``keep`` columns (the
+        schema :func:`check_input` gives; a JSON record without the key, or a flagged CSV or
+        JSON row, holds null), or None without ``keep``.  Bad rows are flagged, not raised;
         their messages count rows from 0 over the whole file, e.g.
         ``"row 70000: 'xx': unknown letter 'x' ..."`` or
         ``"row 6: hands.jsonl line 7: not valid JSON (...)"``.
@@ -441,28 +640,53 @@ def iter_batches(
     Raises
     ------
     ValueError, OSError
-        As :func:`read_records`: the file as a whole cannot be used.
+        As :func:`read_records`: the file as a whole cannot be used; a kept JSON value of another
+        type than the first record's.
     """
     offset = start_row
+    keep = check_keep(keep)
+    schema = check_input(path, keep=keep, require_win=require_win) if keep else None
     if file_format(path) == "parquet" and not is_empty(path):
-        for table, encoded in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row):
-            batch = batch_from_table(table, encoded=encoded, require_win=require_win, path=path)
+        for table, encoded in _parquet_tables(path, _check_chunk_rows(chunk_rows), start_row, keep, require_win):
+            kept = table.select(list(keep)) if keep else None
+            batch = batch_from_table(table.drop_columns(list(keep)) if keep else table, encoded=encoded,
+                                     require_win=require_win, path=path)
             _renumber(batch, offset)
             offset += table.num_rows
-            yield batch
+            yield batch, kept
         return
 
-    for records in read_records(path, chunk_rows, start_row=start_row):
-        batch = HandBatch.from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
+    for records in read_records(path, chunk_rows, start_row=start_row, keep=keep, require_win=require_win):
+        kept = _kept_table(path, records, schema, offset) if keep else None
         bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
-        flag_rows(batch, bad, ErrorCode.BAD_TOKEN, [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad])
+        messages = [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad]
+        for i in bad:
+            records[i] = {}  # flagged below; no key the parser does not read
+        batch = HandBatch.from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
+        flag_rows(batch, bad, ErrorCode.BAD_TOKEN, messages)
         _renumber(batch, offset)
         offset += len(records)
-        yield batch
+        yield batch, kept
+
+
+def _kept_table(path, records: list, schema, offset: int):
+    """The kept columns (``schema``) of a chunk of records, taken out of the records."""
+    import pyarrow as pa
+
+    columns = []
+    for field in schema:
+        values = [r.pop(field.name, None) if isinstance(r, dict) else None for r in records]
+        try:
+            columns.append(pa.array(values, type=field.type))
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            raise ValueError(f"{path}: rows {offset:,} to {offset + len(records) - 1:,}: the kept column "
+                             f"{field.name!r} holds a value that is not of type {field.type}, the type of the "
+                             f"first record's value; give each kept column one type") from None
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def read_row_groups(path: str | os.PathLike, row_groups, *, skip: int, rows: int, offset: int,
-                    require_win: bool = True) -> HandBatch:
+                    require_win: bool = True, keep=()):
     """Rows ``skip`` to ``skip + rows`` of the row groups ``row_groups`` of a Parquet file of hands, as one
     batch (bad rows flagged), parsed exactly as :func:`iter_batches` parses them (a Dask partition,
     :class:`fastscore.dask.Partition`).
@@ -479,23 +703,27 @@ def read_row_groups(path: str | os.PathLike, row_groups, *, skip: int, rows: int
         File row number of the first row kept: messages count rows from 0 over the whole input.
     require_win : bool
         As :func:`iter_batches`.
+    keep : sequence of str
+        Columns to carry through (:func:`iter_chunks`).
 
     Returns
     -------
-    HandBatch
-        ``rows`` rows, bad ones flagged.
+    HandBatch, or (HandBatch, pyarrow.Table) with ``keep``
+        ``rows`` rows, bad ones flagged; and their kept columns.
 
     Raises
     ------
     ValueError
         As :func:`hand_file` and :func:`batch_from_table`; a damaged file (:func:`parquet_read_errors`).
     """
-    with hand_file(path) as (pf, columns, encoded):
+    keep = list(keep)
+    with hand_file(path, keep=keep, require_win=require_win) as (pf, columns, encoded):
         with parquet_read_errors(path, row_groups):
-            table = pf.read_row_groups(list(row_groups), columns=columns)
-    batch = batch_from_table(table.slice(skip, rows), encoded=encoded, require_win=require_win, path=path)
+            table = pf.read_row_groups(list(row_groups), columns=columns).slice(skip, rows)
+    batch = batch_from_table(table.drop_columns(keep) if keep else table, encoded=encoded,
+                             require_win=require_win, path=path)
     _renumber(batch, offset)
-    return batch
+    return (batch, table.select(keep)) if keep else batch
 
 
 _END = object()

@@ -17,7 +17,7 @@ from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
 from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
-__all__ = ["SCORE_COLUMNS", "WAITS_COLUMNS", "hand_records", "result_table"]
+__all__ = ["RESULT_COLUMNS", "SCORE_COLUMNS", "WAITS_COLUMNS", "hand_records", "result_table"]
 
 #: Columns of a score result file (CSV and Parquet), in order; then one
 #: column per row id of :data:`fastscore.ROW_IDS` (points of that row).
@@ -26,6 +26,12 @@ SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payo
 #: Columns of a waits result file (CSV and Parquet).  ``waits_json`` is the
 #: JSON object ``{tile: {"discard": payout, "self_draw": payout}}``.
 WAITS_COLUMNS = ("n_waits", "waits_json", "error")
+
+#: The columns of a result file beside its input columns (``batch --sample``), in every format (JSON
+#: lines: ``rows`` and ``waits`` objects; CSV and Parquet: ``rows.<id>``): read back as input, a
+#: result's columns are skipped, not refused (:func:`fastscore.records.check_columns`).  A bare row id
+#: (``self_draw``) is not among them: it names a result column only in files without input columns.
+RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + ("rows", "waits") + tuple(f"rows.{rid}" for rid in ROW_IDS))
 
 
 def _format_blocks(concealed: np.ndarray) -> list[str]:
@@ -159,14 +165,14 @@ def _waits_columns(result) -> dict:
 _INPUT_TYPES = {"self_drawn": "bool_", "closing": "bool_", "streak": "int32"}
 
 
-def _arrow_schema(kind: str, with_input: bool):
+def _arrow_schema(kind: str, with_input: bool, kept=None):
     """The output schema.  Columns that always have a value (0 or False on a flagged row) are
     declared not null: Parquet then stores no null flags for them, which also makes the file
     about a tenth quicker to write.  ``shape`` (no interpretation), ``error``, ``waits_json``
     and the input columns may be null."""
     import pyarrow as pa
 
-    fields = []
+    fields = list(kept) if kept is not None else []  # the kept input columns (--keep), first
     if with_input:
         fields += [pa.field(k, getattr(pa, _INPUT_TYPES.get(k, "string"))()) for k in RECORD_KEYS]
     if kind == "score":
@@ -190,8 +196,9 @@ def _arrow_schema(kind: str, with_input: bool):
 def _result_table(result, kind: str, schema, inputs=None):
     import pyarrow as pa
 
+    with_input = inputs is not None and "hand" in inputs  # else no inputs, or only the kept columns
     if kind == "score":
-        columns = _score_columns(result, inputs is not None)
+        columns = _score_columns(result, with_input)
         shape = result.shape
         columns["shape"] = pa.DictionaryArray.from_arrays(
             pa.array(np.where(shape < 0, 0, shape).astype(np.int8), mask=shape < 0),
@@ -200,8 +207,11 @@ def _result_table(result, kind: str, schema, inputs=None):
     else:
         columns = _waits_columns(result)
     arrays = []
+    kept = inputs.get("__kept__") if inputs is not None else None  # the kept columns (ResultWriter.write)
     for field in schema:
-        if inputs is not None and field.name in RECORD_KEYS:
+        if kept is not None and field.name in kept.column_names:
+            value = kept.column(field.name).combine_chunks()
+        elif with_input and field.name in RECORD_KEYS:
             value = inputs[field.name]
         else:
             value = columns[field.name]

@@ -149,7 +149,7 @@ class ResultWriter:
     """
 
     def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
-                 resume: bool = False, lock: OutputLock | None = None):
+                 resume: bool = False, lock: OutputLock | None = None, kept=None):
         if kind not in ("score", "waits"):
             raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
         if resume and job is None:
@@ -158,12 +158,13 @@ class ResultWriter:
         self.kind = kind
         self.format = file_format(path)
         self.with_input = with_input
+        self.kept = kept if kept is not None and len(kept) else None  # the kept columns' pyarrow schema
         self.partial_path = self.path.with_name(f".{self.path.name}.partial")
         self.rows_written = 0
         self.resumed_rows = 0
         self.removed_parts = False
         self.closed = False
-        self._schema = _arrow_schema(kind, with_input) if self.format == "parquet" else None
+        self._schema = _arrow_schema(kind, with_input, self.kept) if self.format == "parquet" else None
         # The parts folder (with a job): completed chunks, for a resumed run.
         self._folder = PartsFolder(self.path, self.format, kind, self._schema, with_input) if job is not None else None
         self.parts_path = self._folder.path if self._folder is not None else None
@@ -206,7 +207,8 @@ class ResultWriter:
 
     def _columns(self) -> list[str]:
         """Column names of the output (CSV header; Parquet schema)."""
-        names = list(RECORD_KEYS) if self.with_input else []
+        names = list(self.kept.names) if self.kept is not None else []
+        names += list(RECORD_KEYS) if self.with_input else []
         return names + list(SCORE_COLUMNS + _row_columns(self.with_input) if self.kind == "score" else WAITS_COLUMNS)
 
     def _open_parts(self, job: Mapping, resume: bool) -> None:
@@ -226,7 +228,7 @@ class ResultWriter:
             sink.write(_csv_text([self._columns()]))
         return sink
 
-    def write(self, result, first_row_index: int | None = None, batch: HandBatch | None = None) -> None:
+    def write(self, result, first_row_index: int | None = None, batch: HandBatch | None = None, kept=None) -> None:
         """Append one chunk of results.
 
         Parameters
@@ -240,6 +242,9 @@ class ResultWriter:
         batch : HandBatch, optional
             The hands of the chunk; required when the writer was opened with
             ``with_input=True`` (their records are written first).
+        kept : pyarrow.Table, optional
+            The chunk's kept input columns (:func:`fastscore.io.iter_chunks`), required when
+            the writer was opened with ``kept``: written first, as they are.
 
         The chunk is encoded and written on the writer's thread while the
         caller goes on; its arrays are used in place, so leave them unchanged
@@ -265,6 +270,12 @@ class ResultWriter:
             if batch is None or len(batch) != n:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
             inputs = _input_columns(batch)  # here: the caller may change its batch once write returns
+        if self.kept is not None:
+            if kept is None or kept.num_rows != n or kept.schema.names != self.kept.names:
+                raise ValueError(f"{self.path}: the writer keeps the columns {', '.join(self.kept.names)}; "
+                                 f"write needs them for the chunk's {n} rows (kept=...)")
+            kept = kept.cast(self.kept)
+            inputs = {"__kept__": kept, **(inputs or {})}
         # Encoding and writing overlap the caller's next chunk, on one thread, in order; at most
         # one chunk waits.  The chunk's table is built there too (pyarrow, numpy copies and file
         # writes release the GIL), unless building it runs a parallel kernel (waits_json) that
@@ -322,10 +333,15 @@ class ResultWriter:
 
     def _jsonl_bytes(self, result, inputs) -> bytes:
         records = _score_records(result) if self.kind == "score" else list(result.to_records())
-        if inputs is not None:
+        inputs, kept = _split_kept(inputs)
+        if inputs:
             keys = list(inputs)
             records = [{**dict(zip(keys, values)), **record}
                        for values, record in zip(zip(*inputs.values()), records)]
+        if kept is not None:  # first, as the user's own columns; a value JSON has no type for (a date) as text
+            records = [{**values, **record} for values, record in zip(kept.to_pylist(), records)]
+            return "".join(json.dumps(record, separators=(",", ":"), default=str) + "\n"
+                           for record in records).encode("utf-8")
         return "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in records).encode("utf-8")
 
     def _csv_bytes(self, result, inputs) -> bytes:
@@ -338,7 +354,9 @@ class ResultWriter:
             columns = _waits_columns(result)
             columns["waits_json"] = columns["waits_json"].to_pylist()
             names = WAITS_COLUMNS
-        cells = [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs is not None else []
+        inputs, kept = _split_kept(inputs)
+        cells = [_csv_column(column.to_pylist()) for column in kept.columns] if kept is not None else []
+        cells += [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs else []
         cells += [_csv_column(columns[name]) for name in names]
         return _csv_text(zip(*cells))
 
@@ -402,6 +420,15 @@ class ResultWriter:
                 pool.shutdown(wait=False)
         self._pool = self._part_pool = None
 
+def _split_kept(inputs):
+    """``(input columns or None, kept columns' Table or None)`` of :meth:`ResultWriter.write`'s ``inputs``."""
+    if inputs is None or "__kept__" not in inputs:
+        return inputs, None
+    inputs = dict(inputs)
+    kept = inputs.pop("__kept__")
+    return inputs or None, kept
+
+
 def _csv_text(rows) -> bytes:
     """CSV lines (``\\r\\n`` ends, as :func:`csv.writer`) of an iterable of rows, as UTF-8."""
     buffer = StringIO()
@@ -428,6 +455,7 @@ def open_writer(
     job: Mapping | None = None,
     resume: bool = False,
     lock: OutputLock | None = None,
+    kept=None,
 ) -> ResultWriter:
     """Open a result file for chunked, atomic writing; the format follows the extension.
 
@@ -444,6 +472,11 @@ def open_writer(
         first); :meth:`ResultWriter.write` then needs the chunk's batch.  The
         file then reads back as input.  CSV and Parquet row-point columns are
         then named ``rows.<id>``, since row id ``closing`` is also an input column.
+    kept : pyarrow.Schema, optional
+        Input columns carried through (``--keep``; :func:`fastscore.io.check_input` gives
+        their schema): written first, before any other column, in every format (Parquet
+        with these types; CSV as text; JSON lines as JSON values), one value per row;
+        :meth:`ResultWriter.write` then needs each chunk's (``kept=``).
     job : mapping, optional
         Write resumably (module docstring, "Resuming"): a JSON-able description
         of what makes the rows (input file and its size and time, rule table
@@ -495,5 +528,5 @@ def open_writer(
     ...         out.write(score_batch(batch), start)
     ...         start += len(batch)
     """
-    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock)
+    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock, kept=kept)
 
