@@ -28,15 +28,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_inline
+from .._jit import jit, jit_batch, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
-from ..tiles import N_KINDS
+from ..tiles import N_KINDS, SetKind
+from .checks import hand_fault, row_fault
 from .decompose import suit_code
 
-__all__ = ["NO_SHAPE", "capped_entry", "hand_distances", "shanten_counts"]
+__all__ = ["NO_SHAPE", "capped_entry", "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts",
+           "shanten_hand", "shanten_kernel"]
 
 #: The shanten reported for a shape the hand cannot take (a special shape with a declared set).
 NO_SHAPE = 127
+_SHEUNG = int(SetKind.SHEUNG)
+_PONG = int(SetKind.PONG)
+_BLOCK = 1024  # rows per parallel work item
 _FAR = 31  # a distance no class reaches (entries saturate here)
 _ORPHANS_MASK = np.int64(sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)))
 #: Kinds where a sheung may start: 1-7 of each number suit.
@@ -281,3 +286,99 @@ def shanten_counts(counts, declared_counts, n_declared, number_table, honour_tab
                                                        honour_table, caps)
     best = min(standard, nico, thirteen, sixteen)
     return best - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
+
+
+@jit_inline
+def load_counts(concealed, declared, win, i, counts, declared_counts):
+    """Row ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2) into ``counts`` (34,) int64 (the
+    concealed tiles, with the winning tile ``win`` when it is 0-33: a 17-tile hand) and ``declared_counts`` (34,) int64 (the
+    copies in its declared sets); returns the number of declared sets.  The row must be valid."""
+    for t in range(N_KINDS):
+        counts[t] = concealed[i, t]
+        declared_counts[t] = 0
+    w = np.int64(win)
+    if w >= 0:
+        counts[w] += 1
+    n_declared = 0
+    for k in range(declared.shape[1]):
+        kind = np.int64(declared[i, k, 0])
+        t = np.int64(declared[i, k, 1])
+        if kind == _SHEUNG:
+            declared_counts[t] += 1
+            declared_counts[t + 1] += 1
+            declared_counts[t + 2] += 1
+        elif kind == _PONG:
+            declared_counts[t] += 3
+        elif kind != 0:
+            declared_counts[t] += 4
+        n_declared += kind != 0
+    return n_declared
+
+
+def make_shanten_scratch():
+    """Per-thread scratch of the shanten kernels: three (34,) int64 vectors (numba-callable)."""
+    return np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64)
+
+
+make_shanten_scratch = jit(make_shanten_scratch)
+
+
+@jit
+def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
+    """Shanten of one hand: ``(code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``.
+
+    concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8 (kind, tile); win : int, -1 for a
+    16-tile hand, else the 17th tile (the draw); number_table, honour_table :
+    :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s.
+    ``code`` is 0, or nonzero for a hand that fails the row check (RULES.md section 2; nothing else
+    is then meaningful).  Shanten as :func:`shanten_counts`.
+    """
+    rows = concealed.reshape((1, N_KINDS))
+    decl = declared.reshape((1, declared.shape[0], 2))
+    code = hand_fault(rows, decl, 0, win, 0, 0, 0, False, False)
+    if code != 0:
+        return code, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE
+    counts, declared_counts, caps = scratch
+    n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
+    best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared, number_table,
+                                                             honour_table, caps)
+    return 0, best, standard, nico, thirteen, sixteen
+
+
+def _shanten_rows(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
+                  out, codes):
+    """Fill ``out`` (N, 5) int8 with each row's (best, standard, Nico Nico, 13 Orphans, 16 Orphans)
+    shanten and ``codes`` (N,) uint8 with its row check (:data:`fastscore.kernels.checks.FLAGGED` for
+    a bad row, whose shanten are :data:`NO_SHAPE`).  Rows already flagged in ``error`` keep their code.
+    A row with a winning tile is a 17-tile hand (the tile drawn), one without (-1) a 16-tile hand."""
+    n = concealed.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table,
+                       honour_table, out, codes, make_shanten_scratch(), b * _BLOCK, min(n, (b + 1) * _BLOCK))
+
+
+@jit
+def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
+                   out, codes, scratch, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
+    counts, declared_counts, caps = scratch
+    for i in range(lo, hi):
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
+        codes[i] = code
+        if code != 0:
+            for j in range(5):
+                out[i, j] = NO_SHAPE
+            continue
+        n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
+        best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
+                                                                 number_table, honour_table, caps)
+        out[i, 0] = best
+        out[i, 1] = standard
+        out[i, 2] = nico
+        out[i, 3] = thirteen
+        out[i, 4] = sixteen
+
+
+shanten_kernel = jit_batch(_shanten_rows)
