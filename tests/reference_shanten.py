@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from tests.reference import held_counts, wait_kinds, has_any_shape
+from reference import has_any_shape, held_counts, wait_kinds
 
 N_KINDS = 34
 SETS = [("pong", t) for t in range(N_KINDS)] + [("sheung", t) for t in range(27) if t % 9 <= 6]
