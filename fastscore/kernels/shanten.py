@@ -98,10 +98,11 @@ def _dist(entry, m, e):
 
 
 @jit_inline
-def _combine(a, b, n_sets):
-    """Min-plus combination of two groups' entries, classes of at most ``n_sets`` sets (saturating at 31)."""
+def _combine(a, b):
+    """Min-plus combination of two groups' entries (every class, saturating at 31; fixed loop bounds,
+    unrolled by the compiler)."""
     out = np.uint64(0)
-    for m in range(n_sets + 1):
+    for m in range(6):
         d0 = _FAR
         d1 = _FAR
         for m1 in range(m + 1):
@@ -132,7 +133,7 @@ def _group_declared(declared_counts, base, n_kinds):
     return any_held != 0
 
 
-@jit
+@jit_inline
 def _standard_distance(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """Distance to a complete standard hand (five sets and eyes, ``n_declared`` of them declared);
     ``caps`` (34,) int64 scratch."""
@@ -153,7 +154,7 @@ def _standard_distance(counts, declared_counts, n_declared, number_table, honour
             else number_table[suit_code(counts, 18)]
         eh = capped_entry(counts, caps, 27, 7, False) if _group_declared(declared_counts, 27, 7) \
             else honour_table[_honour_code(counts)]
-    return _final(_combine(e0, e1, n_sets), _combine(e2, eh, n_sets), n_sets)
+    return _final(_combine(e0, e1), _combine(e2, eh), n_sets)
 
 
 @jit_inline
@@ -220,7 +221,7 @@ def _thirteen_distance(r1, r2, r3, r4, orphans_held):
     return 17 - orphans_held - best
 
 
-@jit
+@jit_inline
 def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
     complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
@@ -277,7 +278,7 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
     return standard, nico, thirteen, sixteen
 
 
-@jit
+@jit_inline
 def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """(best, standard, Nico Nico, 13 Orphans, 16 Orphans) shanten of a 16- or 17-tile hand: each
     distance of :func:`hand_distances` less one (0: ready, -1: complete), :data:`NO_SHAPE` for a
