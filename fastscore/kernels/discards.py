@@ -1,0 +1,103 @@
+"""The discard analysis kernel of 17-tile hands (after the draw, before the discard; RULES.md sections 3, 7).
+
+For every distinct concealed kind of a hand: the shanten after discarding it
+(:mod:`fastscore.kernels.shanten`), the kinds whose draw would then lower it
+(the useful draws: the 17 tiles after that draw are complete or have a
+discard to a lower shanten, which is to say their distance to a complete
+hand is one less) and how many copies of those are live (neither held nor
+seen).  The waits and payouts of the discards that leave the hand ready are
+worked out afterwards by the waits kernel (:func:`fastscore.discard_analysis`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit, jit_batch, prange
+from ..tiles import N_KINDS
+from .checks import row_fault
+from .shanten import NO_SHAPE, hand_distances, load_counts, make_shanten_scratch
+
+__all__ = ["discard_kernel", "discard_hand"]
+
+_BLOCK = 64  # rows per parallel work item (each row is some 500 shanten evaluations)
+
+
+@jit
+def _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps):
+    standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                       honour_table, caps)
+    return min(standard, nico, thirteen, sixteen)
+
+
+@jit
+def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, caps, shanten, useful,
+                 live_useful):
+    """Discard analysis of one 17-tile hand, in place.
+
+    counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
+    the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind;
+    caps : (34,) int64 scratch.  Writes, for each kind ``x`` held: ``shanten[x]`` after discarding it,
+    ``useful[x]`` the bitmask of kinds whose draw then lowers it (kinds with a free copy: fewer than 4
+    held after the discard, declared sets counted), ``live_useful[x]`` their live copies; for a kind not
+    held ``shanten[x]`` is :data:`NO_SHAPE` and the others 0.
+    """
+    for x in range(N_KINDS):
+        shanten[x] = NO_SHAPE
+        useful[x] = 0
+        live_useful[x] = 0
+        if counts[x] == 0:
+            continue
+        counts[x] -= 1
+        before = _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps)
+        shanten[x] = before - 1
+        mask = 0
+        n_live = 0
+        for t in range(N_KINDS):
+            if counts[t] + declared_counts[t] >= 4:
+                continue
+            counts[t] += 1
+            after = _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps)
+            counts[t] -= 1
+            if after < before:
+                mask |= np.int64(1) << t
+                n_live += live[t]
+        useful[x] = mask
+        live_useful[x] = n_live
+        counts[x] += 1
+
+
+def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                  honour_table, shanten, useful, live_useful, live, codes):
+    """Every row of a batch of 17-tile hands (the draw in ``win``): :func:`discard_hand` into rows of
+    ``shanten`` (N, 34) int8, ``useful`` (N, 34) int64, ``live_useful`` (N, 34) int16 and ``live`` (N, 34)
+    int16 (4 less the copies held and ``seen`` (N, 34), at least 0); ``codes`` (N,) uint8 the row check
+    (a winning tile required)."""
+    n = concealed.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                       honour_table, shanten, useful, live_useful, live, codes, make_shanten_scratch(),
+                       b * _BLOCK, min(n, (b + 1) * _BLOCK))
+
+
+@jit
+def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                   honour_table, shanten, useful, live_useful, live, codes, scratch, lo, hi):
+    counts, declared_counts, caps = scratch
+    for i in range(lo, hi):
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        codes[i] = code
+        if code != 0:
+            for t in range(N_KINDS):
+                shanten[i, t] = NO_SHAPE
+            continue
+        n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
+        for t in range(N_KINDS):
+            live[i, t] = max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[i, t]))
+        discard_hand(counts, declared_counts, n_declared, live[i], number_table, honour_table, caps, shanten[i],
+                     useful[i], live_useful[i])
+
+
+discard_kernel = jit_batch(_discard_rows)
