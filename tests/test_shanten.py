@@ -312,3 +312,32 @@ def test_random_hands_match_the_exchange_recursion(case):
     hand, _, _ = case
     batch = fastscore.efficiency.hand_batch(hand)
     check_exchange_recursion(batch)
+
+
+def test_numba_callable_shanten_hand_matches_the_batch():
+    import numba
+
+    from fastscore import nb
+
+    @numba.njit
+    def all_shanten(concealed, declared, win, number_table, honour_table):
+        scratch = nb.make_shanten_scratch()
+        out = np.empty((concealed.shape[0], 6), dtype=np.int64)
+        for i in range(concealed.shape[0]):
+            out[i] = np.array(nb.shanten_hand(concealed[i], declared[i], win[i], number_table, honour_table,
+                                              scratch))
+        return out
+
+    batch = fastscore.sample_winning(300, seed=8)
+    batch.win[::2] = -1  # half 16-tile hands (the rest 17 tiles, the draw in win)
+    batch.concealed[1, 0] += 1  # two bad rows: 17 + 1 tiles, 16 + 1 tiles without a draw
+    batch.concealed[2, 0] += 1
+    number_table, honour_table = nb.shanten_tables()
+    got = all_shanten(batch.concealed, batch.declared, batch.win, number_table, honour_table)
+    result = shanten_batch(batch)
+    np.testing.assert_array_equal(got[:, 0] != 0, result.error != 0)
+    ok = result.error == 0
+    assert list(np.flatnonzero(~ok)) == [1, 2]
+    for j, column in enumerate((result.shanten, result.standard, result.nico_nico, result.thirteen_orphans,
+                                result.sixteen_orphans), start=1):
+        np.testing.assert_array_equal(got[ok, j], column[ok])
