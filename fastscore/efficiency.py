@@ -166,8 +166,10 @@ def shanten(hand: str, drawn=None) -> Shanten:
 
     Examples
     --------
-    >>> shanten("123m456p789s11z 2345s 9m")    # 17 tiles: discard 9m, ready on 2s 5s (eyes) ...
-    Shanten(shanten=0, standard=0, nico_nico=6, thirteen_orphans=9, sixteen_orphans=9)
+    >>> shanten("123m456p789s11z 2345s 9m")          # one set short: two draws from complete
+    Shanten(shanten=1, standard=1, nico_nico=7, thirteen_orphans=8, sixteen_orphans=8)
+    >>> shanten("123m456p789s11z 2345s 9m", "1z").shanten    # discard 9m: ready on 2s and 5s
+    0
     """
     result = shanten_batch(hand_batch(hand, drawn))
     values = [int(column[0]) for column in (result.shanten, result.standard, result.nico_nico,
