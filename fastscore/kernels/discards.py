@@ -16,18 +16,25 @@ import numpy as np
 from .._jit import jit, jit_batch, prange
 from ..tiles import N_KINDS
 from .checks import row_fault
-from .shanten import NO_SHAPE, hand_distances, load_counts, make_shanten_scratch
+from .decompose import suit_code
+from .shanten import (
+    NO_SHAPE,
+    capped_entry,
+    combine,
+    final_distance,
+    group_declared,
+    group_entries,
+    hand_distances,
+    honour_code,
+    load_counts,
+    make_shanten_scratch,
+)
 
 __all__ = ["discard_kernel", "discard_hand"]
 
-_BLOCK = 64  # rows per parallel work item (each row is some 500 shanten evaluations)
-
-
-@jit
-def _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps):
-    standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                       honour_table, caps)
-    return min(standard, nico, thirteen, sixteen)
+_BLOCK = 64  # rows per parallel work item
+_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
+_DIST_BITS_ALL = np.uint64((1 << 60) - 1)  # the distance fields of a table entry
 
 
 @jit
@@ -41,7 +48,13 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     ``useful[x]`` the bitmask of kinds whose draw then lowers it (kinds with a free copy: fewer than 4
     held after the discard, declared sets counted), ``live_useful[x]`` their live copies; for a kind not
     held ``shanten[x]`` is :data:`NO_SHAPE` and the others 0.
+
+    A draw lowers the distance of a shape by at most one, so only the shapes at the least distance
+    are tried.  The standard shape is updated for the one group a draw changes: its table entry
+    (skipped when unchanged), against the other three groups combined once per discard.  A special
+    shape at the least distance is worked out afresh for each draw.
     """
+    n_sets = 5 - n_declared
     for x in range(N_KINDS):
         shanten[x] = NO_SHAPE
         useful[x] = 0
@@ -49,17 +62,47 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         if counts[x] == 0:
             continue
         counts[x] -= 1
-        before = _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps)
+        standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                           honour_table, caps)
+        special = min(nico, thirteen, sixteen)
+        before = min(standard, special)
         shanten[x] = before - 1
+        e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+        # Each group's companions, combined: the standard distance after a draw in group g is
+        # final_distance(new entry of g, others of g).
+        o0 = combine(combine(e1, e2), eh)
+        o1 = combine(combine(e0, e2), eh)
+        o2 = combine(combine(e0, e1), eh)
+        oh = combine(combine(e0, e1), e2)
+        codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
         mask = 0
         n_live = 0
         for t in range(N_KINDS):
             if counts[t] + declared_counts[t] >= 4:
                 continue
-            counts[t] += 1
-            after = _best_distance(counts, declared_counts, n_declared, number_table, honour_table, caps)
-            counts[t] -= 1
-            if after < before:
+            lower = False
+            if standard == before:
+                g = min(t // 9, 3)
+                base = 9 * g
+                old = e0 if g == 0 else (e1 if g == 1 else (e2 if g == 2 else eh))
+                others = o0 if g == 0 else (o1 if g == 1 else (o2 if g == 2 else oh))
+                if group_declared(declared_counts, base, 9 if g < 3 else 7):
+                    counts[t] += 1
+                    new = capped_entry(counts, caps, base, 9 if g < 3 else 7, g < 3)
+                    counts[t] -= 1
+                else:
+                    code = codes[0] if g == 0 else (codes[1] if g == 1 else (codes[2] if g == 2 else codes[3]))
+                    code += _POW5[t - base]
+                    new = number_table[code] if g < 3 else honour_table[code]
+                if (new ^ old) & _DIST_BITS_ALL != 0:
+                    lower = final_distance(new, others, n_sets) < before
+            if not lower and special == before:
+                counts[t] += 1
+                _, nico2, thirteen2, sixteen2 = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                               honour_table, caps)
+                counts[t] -= 1
+                lower = min(nico2, thirteen2, sixteen2) < before
+            if lower:
                 mask |= np.int64(1) << t
                 n_live += live[t]
         useful[x] = mask

@@ -98,7 +98,7 @@ def _dist(entry, m, e):
 
 
 @jit_inline
-def _combine(a, b):
+def combine(a, b):
     """Min-plus combination of two groups' entries (every class, saturating at 31; fixed loop bounds,
     unrolled by the compiler)."""
     out = np.uint64(0)
@@ -118,14 +118,14 @@ def _combine(a, b):
 
 
 @jit_inline
-def _honour_code(counts):
+def honour_code(counts):
     return (np.int64(counts[27]) + 5 * np.int64(counts[28]) + 25 * np.int64(counts[29])
             + 125 * np.int64(counts[30]) + 625 * np.int64(counts[31]) + 3125 * np.int64(counts[32])
             + 15625 * np.int64(counts[33]))
 
 
 @jit_inline
-def _group_declared(declared_counts, base, n_kinds):
+def group_declared(declared_counts, base, n_kinds):
     """Some kind of the group has a declared copy."""
     any_held = 0
     for k in range(n_kinds):
@@ -137,28 +137,35 @@ def _group_declared(declared_counts, base, n_kinds):
 def _standard_distance(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """Distance to a complete standard hand (five sets and eyes, ``n_declared`` of them declared);
     ``caps`` (34,) int64 scratch."""
-    n_sets = 5 - n_declared
+    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+    return final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
+
+
+@jit_inline
+def group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps):
+    """The distance entries of the three number suits and the honours: from the tables, or for a group
+    holding declared tiles from :func:`capped_entry`; ``caps`` (34,) int64 scratch."""
     if n_declared == 0:
         e0 = number_table[suit_code(counts, 0)]
         e1 = number_table[suit_code(counts, 9)]
         e2 = number_table[suit_code(counts, 18)]
-        eh = honour_table[_honour_code(counts)]
+        eh = honour_table[honour_code(counts)]
     else:
         for k in range(N_KINDS):
             caps[k] = 4 - np.int64(declared_counts[k])
-        e0 = capped_entry(counts, caps, 0, 9, True) if _group_declared(declared_counts, 0, 9) \
+        e0 = capped_entry(counts, caps, 0, 9, True) if group_declared(declared_counts, 0, 9) \
             else number_table[suit_code(counts, 0)]
-        e1 = capped_entry(counts, caps, 9, 9, True) if _group_declared(declared_counts, 9, 9) \
+        e1 = capped_entry(counts, caps, 9, 9, True) if group_declared(declared_counts, 9, 9) \
             else number_table[suit_code(counts, 9)]
-        e2 = capped_entry(counts, caps, 18, 9, True) if _group_declared(declared_counts, 18, 9) \
+        e2 = capped_entry(counts, caps, 18, 9, True) if group_declared(declared_counts, 18, 9) \
             else number_table[suit_code(counts, 18)]
-        eh = capped_entry(counts, caps, 27, 7, False) if _group_declared(declared_counts, 27, 7) \
-            else honour_table[_honour_code(counts)]
-    return _final(_combine(e0, e1), _combine(e2, eh), n_sets)
+        eh = capped_entry(counts, caps, 27, 7, False) if group_declared(declared_counts, 27, 7) \
+            else honour_table[honour_code(counts)]
+    return e0, e1, e2, eh
 
 
 @jit_inline
-def _final(a, b, n_sets):
+def final_distance(a, b, n_sets):
     """Distance of exactly ``n_sets`` sets and one eyes from two combined entries."""
     d = _FAR
     for m in range(n_sets + 1):
