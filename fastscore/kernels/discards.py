@@ -69,11 +69,14 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         shanten[x] = before - 1
         e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
         # Each group's companions, combined: the standard distance after a draw in group g is
-        # final_distance(new entry of g, others of g).
-        o0 = combine(combine(e1, e2), eh)
-        o1 = combine(combine(e0, e2), eh)
-        o2 = combine(combine(e0, e1), eh)
-        oh = combine(combine(e0, e1), e2)
+        # final_distance(new entry of g, others of g).  Only needed when the standard shape is at the least.
+        o0 = o1 = o2 = oh = np.uint64(0)
+        if standard == before:
+            e01 = combine(e0, e1)
+            o0 = combine(combine(e1, e2), eh)
+            o1 = combine(combine(e0, e2), eh)
+            o2 = combine(e01, eh)
+            oh = combine(e01, e2)
         codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
         mask = 0
         n_live = 0
