@@ -156,3 +156,30 @@ def test_seen_beyond_what_the_hand_leaves_names_row_and_tile():
     seen[t] = 4
     with pytest.raises(ValueError, match=f"row 0: 4 {fastscore.TILE_NAMES[t]} seen"):
         discard_analysis(batch, seen)
+
+
+def test_numba_callable_discards_hand_matches_discard_analysis():
+    """``fastscore.nb.discards_hand`` (one hand, for numba code) gives the batch analysis' shanten, useful
+    draws and live useful copies, declared sets and seen tiles included, and flags a hand without a draw."""
+    rng = np.random.default_rng(7)
+    batch = _with_exchanges(fastscore.sample_winning(60, seed=7), rng, 1)
+    held = fastscore.batch.held_counts(batch, with_win=True)
+    seen = np.minimum(rng.integers(0, 3, size=(len(batch), N)), 4 - held).astype(np.uint8)
+    result = discard_analysis(batch, seen=seen)
+    assert not result.error.any(), result.messages
+    number_table, honour_table = fastscore.nb.shanten_tables()
+    scratch = fastscore.nb.make_shanten_scratch()
+    shanten = np.zeros(N, dtype=np.int8)
+    useful = np.zeros(N, dtype=np.int64)
+    live_useful = np.zeros(N, dtype=np.int16)
+    assert (batch.declared[:, :, 0] != 0).any()  # some rows with declared sets
+    for i in range(len(batch)):
+        code = fastscore.nb.discards_hand(batch.concealed[i], batch.declared[i], int(batch.win[i]), seen[i],
+                                          number_table, honour_table, scratch, shanten, useful, live_useful)
+        assert code == 0
+        np.testing.assert_array_equal(shanten, result.shanten[i])
+        np.testing.assert_array_equal(useful, result.useful[i])
+        np.testing.assert_array_equal(live_useful, result.live_useful[i])
+    code = fastscore.nb.discards_hand(batch.concealed[0], batch.declared[0], -1, seen[0], number_table, honour_table,
+                                      scratch, shanten, useful, live_useful)
+    assert code != 0 and (shanten == NO_SHAPE).all()

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit, jit_batch, prange
 from ..tiles import N_KINDS
-from .checks import row_fault
+from .checks import hand_fault, row_fault
 from .decompose import suit_code
 from .shanten import (
     NO_SHAPE,
@@ -30,7 +30,7 @@ from .shanten import (
     make_shanten_scratch,
 )
 
-__all__ = ["discard_kernel", "discard_hand"]
+__all__ = ["discard_kernel", "discard_hand", "discards_hand"]
 
 _BLOCK = 64  # rows per parallel work item
 _POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
@@ -111,6 +111,53 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         useful[x] = mask
         live_useful[x] = n_live
         counts[x] += 1
+
+
+@jit
+def _lowest_bit(mask):
+    """Index of the lowest set bit of a nonzero int64."""
+    t = 0
+    while (mask >> t) & 1 == 0:
+        t += 1
+    return t
+
+
+@jit
+def discards_hand(concealed, declared, win, seen, number_table, honour_table, scratch, shanten, useful, live_useful):
+    """Discard analysis of one 17-tile hand, the row check included (numba-callable; :mod:`fastscore.nb`).
+
+    concealed : (34,) uint8, C-contiguous, the 16 tiles before the draw; declared : (5, 2) int8; win : the
+    drawn tile (0-33); seen : (34,) ints, copies seen elsewhere (discards, others' sets); number_table,
+    honour_table : :func:`fastscore.shanten_tables.shanten_tables`; scratch :
+    :func:`fastscore.kernels.shanten.make_shanten_scratch`'s.  Fills ``shanten`` (34,) int8, ``useful``
+    (34,) int64 and ``live_useful`` (34,) int16 as :func:`discard_hand` (live copies: 4 less those held,
+    declared sets included, and those seen, at least 0); returns the row check's code (0: valid; else
+    ``shanten`` is all :data:`NO_SHAPE`).
+    """
+    rows = concealed.reshape((1, N_KINDS))
+    decl = declared.reshape((1, declared.shape[0], 2))
+    code = hand_fault(rows, decl, 0, win, 0, 0, 0, False, True)
+    if code != 0:
+        for t in range(N_KINDS):
+            shanten[t] = NO_SHAPE
+            useful[t] = 0
+            live_useful[t] = 0
+        return code
+    counts, declared_counts, caps = scratch
+    n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
+    # discard_hand sums the live copies of the useful draws from a (34,) vector; ``seen`` stands in for it
+    # (no scratch left for another), and the sums are then worked out from the useful-draw masks.
+    discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, caps, shanten, useful,
+                 live_useful)
+    for x in range(N_KINDS):
+        mask = useful[x]
+        n_live = 0
+        while mask != 0:
+            t = _lowest_bit(mask)
+            mask &= mask - 1
+            n_live += max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[t]))
+        live_useful[x] = n_live
+    return code
 
 
 def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
