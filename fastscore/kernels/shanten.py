@@ -134,14 +134,6 @@ def group_declared(declared_counts, base, n_kinds):
 
 
 @jit_inline
-def _standard_distance(counts, declared_counts, n_declared, number_table, honour_table, caps):
-    """Distance to a complete standard hand (five sets and eyes, ``n_declared`` of them declared);
-    ``caps`` (34,) int64 scratch."""
-    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
-    return final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
-
-
-@jit_inline
 def group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """The distance entries of the three number suits and the honours: from the tables, or for a group
     holding declared tiles from :func:`capped_entry`; ``caps`` (34,) int64 scratch."""
@@ -229,6 +221,15 @@ def _thirteen_distance(r1, r2, r3, r4, orphans_held):
 
 
 @jit_inline
+def _popcount(x):
+    """Set bits of a non-negative int64 below bit 62 (SWAR)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@jit_inline
 def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, caps):
     """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
     complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
@@ -238,47 +239,46 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
     declared_counts : (34,) ints, the copies in declared sets; n_declared : the declared sets;
     number_table, honour_table : :func:`fastscore.shanten_tables.shanten_tables`; caps : (34,) int64 scratch.
     """
-    standard = _standard_distance(counts, declared_counts, n_declared, number_table, honour_table, caps)
+    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+    standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
     if n_declared != 0:
         return standard, NO_SHAPE + 1, NO_SHAPE + 1, NO_SHAPE + 1
-    n1 = 0
-    n2 = 0
-    n3 = 0
-    n4 = 0
-    orphans_held = 0
-    honours_held = 0
-    honour_pair = 0
-    r1 = 0
-    r2 = 0
-    r3 = 0
-    r4 = 0
+    # The kinds held once or more ... four times or more, as bitmasks: one pass over the kinds, four
+    # compares each; every count the special shapes need is a popcount or a mask of these.
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    m4 = 0
     for t in range(N_KINDS):
         c = np.int64(counts[t])
-        n1 += np.int64(c == 1)
-        n2 += np.int64(c == 2)
-        n3 += np.int64(c == 3)
-        n4 += np.int64(c == 4)
-        # 13 Orphans: one copy of each orphan is its own; the rest ("r") serves the eyes and the set.
-        orphan = (_ORPHANS_MASK >> t) & 1
-        held = np.int64(c > 0)
-        orphans_held += orphan & held
-        r = c - (orphan & held)
-        bit = np.int64(1) << t
-        r1 |= bit * np.int64(r >= 1)
-        r2 |= bit * np.int64(r >= 2)
-        r3 |= bit * np.int64(r >= 3)
-        r4 |= bit * np.int64(r >= 4)
-        if t >= 27:
-            honours_held += held
-            honour_pair |= np.int64(c >= 2)
+        m1 |= np.int64(c >= 1) << t
+        m2 |= np.int64(c >= 2) << t
+        m3 |= np.int64(c >= 3) << t
+        m4 |= np.int64(c >= 4) << t
+    p1 = _popcount(m1)
+    p2 = _popcount(m2)
+    p3 = _popcount(m3)
+    n4 = _popcount(m4)
+    n1 = p1 - p2
+    n2 = p2 - p3
+    n3 = p3 - n4
+    # 13 Orphans: one copy of each orphan held is its own; the rest ("r") serves the eyes and the set, so
+    # an orphan counts in r_k when held k + 1 times or more.
+    orphans = _ORPHANS_MASK
+    orphans_held = _popcount(m1 & orphans)
+    r1 = (m1 & ~orphans) | (m2 & orphans)
+    r2 = (m2 & ~orphans) | (m3 & orphans)
+    r3 = (m3 & ~orphans) | (m4 & orphans)
+    r4 = m4 & ~orphans
+    honours_held = _popcount(m1 >> 27)
+    honour_pair = np.int64((m2 >> 27) != 0)
     nico = _nico_distance(n1, n2, n3, n4)
     thirteen = _thirteen_distance(r1, r2, r3, r4, orphans_held)
     # 16 Orphans: an orphan sheung per suit (the table's best), the seven honours, and the eyes: one
     # more of a tile among them, from an honour pair or a suit whose best orphan sheung holds a pair.
     kept = honours_held
     eyes = honour_pair
-    for base in (0, 9, 18):
-        entry = number_table[suit_code(counts, base)]
+    for entry in (e0, e1, e2):  # the suits' table entries (no declared set)
         kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
         eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
     sixteen = 17 - kept - eyes
