@@ -17,9 +17,10 @@ Three discard policies (``POLICIES``):
   would lower the shanten; :func:`fastscore.nb.discards_hand`), then as ``simple``.
 
 East plays the policy under test, the other three seats the field's policy
-(``simple``); the same seeds deal the same walls to every policy.  Each game
-records the turn (East's discards so far) at which each player's 16 tiles
-first became ready (shanten 0, :func:`fastscore.nb.shanten_hand`; 0 when dealt ready).
+(``--field``, default ``simple``); the same seeds deal the same walls to every
+policy.  Each game records the turn (that seat's discards so far) at which each
+player's 16 tiles first became ready (shanten 0, :func:`fastscore.nb.shanten_hand`;
+0 when dealt ready).
 
 Run: ``python examples/simulate.py [GAMES] [SEED] [--policy simple|random|greedy|all] [--field POLICY]``.
 """
