@@ -52,7 +52,7 @@ PERF_BEST_PEER = {
     "waits_not_ready": ("xiangting", 785e3),
 }
 #: Issue targets on 2 cores.
-TARGETS = {"score": 15e6, "win_check": 60e6, "waits": 3e6, "waits_not_ready": 30e6}
+TARGETS = {"score": 15e6, "win_check": 60e6, "waits": 3e6, "waits_not_ready": 30e6, "shanten": 20e6, "discards": 1e6}
 #: Which reference benchmark a task is compared with (not-ready waits: the reference waits of ready hands).
 REFERENCE_TASK = {"score": "score", "waits": "waits", "waits_not_ready": "waits"}
 

@@ -5,6 +5,7 @@ See README.md for the tile index table and examples; RULES.md is the specificati
 
 from .batch import HandBatch
 from .records import RECORD_KEYS
+from .efficiency import DiscardResult, ShantenResult, discard_analysis, discards, shanten, shanten_batch
 from .enumerate import enumerate_hands
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .sample import sample_ready, sample_winning
@@ -16,6 +17,7 @@ from .warmup import warmup
 
 __all__ = [
     "BatchResult",
+    "DiscardResult",
     "ErrorCode",
     "HandBatch",
     "HandError",
@@ -26,9 +28,12 @@ __all__ = [
     "Score",
     "SurveyResult",
     "SetKind",
+    "ShantenResult",
     "Shape",
     "TILE_NAMES",
     "WaitsResult",
+    "discard_analysis",
+    "discards",
     "enumerate_hands",
     "interpretations",
     "load_rules",
@@ -38,6 +43,8 @@ __all__ = [
     "sample_winning",
     "score",
     "score_batch",
+    "shanten",
+    "shanten_batch",
     "survey",
     "tile_efficiency",
     "waits",

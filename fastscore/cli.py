@@ -10,6 +10,8 @@ Commands::
     fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
+    fastscore shanten HAND [--draw TILE] [--json]
+    fastscore discards HAND [--draw TILE] [--seen TILES] [context options as waits] [--json]
     fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
     fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite] [--chunk-rows N]
     fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
@@ -30,7 +32,7 @@ from pathlib import Path
 
 import click
 
-from . import _display
+from . import _display, _efficiency_cli
 from ._interrupts import stop_signals
 
 
@@ -570,6 +572,10 @@ def survey(
     console.print(f"Chicken: {100 * result.chicken_fraction():.2f}%  below the minimum: "
                   f"{100 * result.illegal_fraction():.2f}%  (weighted)")
     console.print(f"wrote {page}")
+
+
+_efficiency_cli.add_commands(app, hand_options=_hand_options, context_line=_context_line, fail=_fail,
+                             rule_table=_rule_table, hand_argument=hand_argument, json_option=json_option)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -16,6 +16,16 @@ that fails it (nothing else is then meaningful).
 - :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
   suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch) -> (code,
   n_waits)``
+- :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch) ->
+  (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a 16-tile hand
+  (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete, :data:`NO_SHAPE`
+  for a shape the hand cannot take (RULES.md sections 3, 7; :mod:`fastscore.efficiency`).  Its tables
+  come from :func:`shanten_tables`, its scratch from :func:`make_shanten_scratch` (numba-callable).
+- :func:`discards_hand` ``(concealed, declared, win, seen, number_table, honour_table, shanten_scratch,
+  shanten, useful, live_useful) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):
+  for each kind ``x`` held, ``shanten[x]`` after discarding it (:data:`NO_SHAPE` for a kind not held),
+  ``useful[x]`` the bitmask of the draws that would then lower it, ``live_useful[x]`` their copies
+  neither held nor in ``seen`` (34,); outputs ``(34,)`` int8, int64, int16 (:func:`fastscore.discards`).
 
 The rule table and the per-suit tables are arrays passed in: get them once,
 in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is
@@ -39,13 +49,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .kernels.discards import discards_hand
 from .kernels.rows import N_ROWS
 from .kernels.score import make_scratch
+from .kernels.shanten import NO_SHAPE, make_shanten_scratch, shanten_hand
 from .kernels.single import score_hand, waits_hand, win_check_hand
+from .shanten_tables import shanten_tables
 from .rules import resolve_rules
 from .tables import kernel_tables
 
-__all__ = ["N_ROWS", "make_scratch", "rule_array", "score_hand", "tables", "waits_hand", "win_check_hand"]
+__all__ = ["NO_SHAPE", "N_ROWS", "discards_hand", "make_scratch", "make_shanten_scratch", "rule_array", "score_hand", "shanten_hand",
+           "shanten_tables", "tables", "waits_hand", "win_check_hand"]
 
 
 def rule_array(rules=None) -> np.ndarray:

@@ -198,7 +198,7 @@ def _declared_set(token: str) -> tuple[SetKind, int]:
     raise HandError(ErrorCode.BAD_SET, f"{_shown(token)}: an exposed set [...] must be a sheung, pong or gong")
 
 
-def parse_hand(text: str) -> ParsedHand:
+def parse_hand(text: str, n_tiles: int = 16) -> ParsedHand:
     """Parse the 16 tiles before the win (RULES.md section 8).
 
     Parameters
@@ -206,6 +206,9 @@ def parse_hand(text: str) -> ParsedHand:
     text : str
         Concealed tiles in Tenhou notation or honour letters, exposed sets in
         ``[...]``, concealed gongs in ``(...)``; white space between groups.
+    n_tiles : int
+        Tiles the hand must hold: 16, or 17 for a hand after its draw
+        (:func:`fastscore.discards`).
 
     Returns
     -------
@@ -258,11 +261,12 @@ def parse_hand(text: str) -> ParsedHand:
     if len(declared) > MAX_DECLARED:
         raise HandError(ErrorCode.TILE_COUNT, f"{len(declared)} declared sets (at most {MAX_DECLARED})")
     # Count on int64, before the uint8 cast: 256 copies of a tile would wrap to 0.
-    n_tiles = int(counts.sum()) + 3 * len(declared)
-    if n_tiles != 16:
+    held = int(counts.sum()) + 3 * len(declared)
+    if held != n_tiles:
+        when = "before the win" if n_tiles == 16 else "after its draw"
         raise HandError(
             ErrorCode.TILE_COUNT,
-            f"{_shown(text)} holds {n_tiles} tiles (a declared set counts 3); a hand holds 16 before the win",
+            f"{_shown(text)} holds {held} tiles (a declared set counts 3); a hand holds {n_tiles} {when}",
         )
     return ParsedHand(counts.astype(np.uint8), tuple(declared))
 

@@ -1,0 +1,72 @@
+"""Benchmarks of shanten (:func:`fastscore.shanten_batch`) and discard analysis (:func:`fastscore.discard_analysis`).
+
+* shanten of random 16-tile hands dealt from a shuffled wall (no declared set), 1e6 hands,
+  ``jit_parallel`` and ``jit``; issue #22's target is 20 M hands/s on 2 threads;
+* the readiness of the same hands by the waits kernel (a cheaper question, for scale);
+* discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s);
+* ``xiangting`` (nyanten's Rust port) on 14-tile hands, only where it is installed.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from benchlib import SEED, run, size_id
+
+from fastscore import HandBatch, discard_analysis, shanten_batch, waits_batch
+from fastscore._jit import PARALLEL_MIN_ROWS
+
+N_SHANTEN = 1_000_000
+N_DISCARDS = 10_000
+
+
+@functools.cache
+def dealt(n: int, n_tiles: int, seed: int = SEED) -> HandBatch:
+    """``n`` hands of ``n_tiles`` tiles (16, or 17 with the last in ``win``) dealt from shuffled walls."""
+    rng = np.random.default_rng(seed)
+    wall = np.repeat(np.arange(34, dtype=np.int64), 4)
+    tiles = wall[np.argsort(rng.random((n, 136)), axis=1)[:, :n_tiles]]
+    concealed = np.zeros((n, 34), dtype=np.uint8)
+    np.add.at(concealed, (np.repeat(np.arange(n), 16), tiles[:, :16].ravel()), 1)
+    win = tiles[:, 16].astype(np.int8) if n_tiles == 17 else np.full(n, -1, dtype=np.int8)
+    return HandBatch.from_arrays(concealed, win=win)
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
+@pytest.mark.parametrize("n", [N_SHANTEN], ids=size_id)
+def test_shanten_dealt(benchmark, n, impl):
+    batch = dealt(n, 16)
+    shanten_batch(batch.take(np.arange(PARALLEL_MIN_ROWS)))  # compile or load both builds outside the timing
+    shanten_batch(batch.take(np.arange(64)))
+    result = run(benchmark, lambda: shanten_batch(batch), task="shanten", impl=impl, family="dealt", n=n, rounds=3)
+    assert not result.error.any() and (result.shanten >= 0).all()
+
+
+def test_waits_of_dealt_hands(benchmark):
+    """Only whether each dealt hand is ready (shanten 0), by the waits kernel, for scale."""
+    batch = dealt(N_SHANTEN, 16)
+    waits_batch(batch.take(np.arange(PARALLEL_MIN_ROWS)))
+    result = run(benchmark, lambda: waits_batch(batch), task="shanten", impl="waits_kernel", family="dealt",
+                 n=N_SHANTEN, rounds=3)
+    assert ((result.n_waits > 0) == (shanten_batch(batch).shanten == 0)).all()
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel"])
+def test_discard_analysis_dealt(benchmark, impl):
+    batch = dealt(N_DISCARDS, 17)
+    discard_analysis(batch.take(np.arange(PARALLEL_MIN_ROWS)))
+    result = run(benchmark, lambda: discard_analysis(batch), task="discards", impl=impl, family="dealt",
+                 n=N_DISCARDS, rounds=3)
+    assert not result.error.any()
+
+
+def test_xiangting_14_tiles(benchmark):
+    """nyanten's Rust port from Python, 14-tile riichi hands (its only size): where installed."""
+    xiangting = pytest.importorskip("xiangting")
+    rng = np.random.default_rng(SEED)
+    wall = np.repeat(np.arange(34), 4)
+    hands = [np.bincount(wall[rng.permutation(136)[:14]], minlength=34).tolist() for _ in range(10_000)]
+    run(benchmark, lambda: [xiangting.calculate_replacement_number(h, None) for h in hands], task="shanten",
+        impl="xiangting", family="dealt14", n=len(hands), rounds=3)

@@ -1,0 +1,98 @@
+"""The ``fastscore shanten`` and ``fastscore discards`` commands, added to the command group by :func:`add_commands`.
+
+Commands::
+
+    fastscore shanten HAND [--draw TILE] [--json]
+    fastscore discards HAND [--draw TILE] [--seen TILES] [--seat S] [--round R] [--flowers ..]
+                       [--streak N] [--closing] [--rules FILE] [--json]
+
+HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (RULES.md section 8).
+Invalid input prints the message to stderr and exits with status 2, as the other commands.
+The command line's shared helpers are passed in by :mod:`fastscore.cli` (this module does not import
+it, so that ``python -m fastscore.cli`` works too).
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from . import _display
+
+__all__ = ["add_commands"]
+
+draw_option = click.option("--draw", "-d", help="The drawn tile (the 17th), e.g. 5p; or write 17 tiles in HAND.")
+
+
+def _meaning(value: int) -> str:
+    return "complete" if value < 0 else "ready" if value == 0 else f"{value} exchange{'s' * (value > 1)} from ready"
+
+
+def add_commands(app: click.Group, *, hand_options, context_line, fail, rule_table, hand_argument, json_option):
+    """Define ``shanten`` and ``discards`` with the command line's helpers (:mod:`fastscore.cli`) and add
+    them to ``app``."""
+    _context_line, _fail, _hand_options, _rule_table = context_line, fail, hand_options, rule_table
+
+    @click.command("shanten")
+    @hand_argument
+    @draw_option
+    @json_option
+    def shanten_command(hand: str, draw: str | None, as_json: bool) -> None:
+        """Shanten of a hand: exchanges from ready (0 ready, -1 complete), best and per shape.
+
+        HAND: 16 tiles, or 17 after the draw, e.g. '123m456p789s11z 2345s 9m' (RULES.md section 8).
+        """
+        from .efficiency import SHAPE_NAMES, shanten
+
+        try:
+            result = shanten(hand, draw)
+        except ValueError as exc:
+            _fail(str(exc))
+        if as_json:
+            click.echo(json.dumps(result._asdict(), indent=2))
+            return
+        click.echo(hand + (f" + {draw}" if draw else ""))
+        click.echo(f"shanten {result.shanten}  ({_meaning(result.shanten)})")
+        for name in SHAPE_NAMES:
+            value = getattr(result, name)
+            click.echo(f"  {name.replace('_', ' '):17} {'-' if value is None else value}")
+
+
+    @click.command("discards")
+    @_hand_options(win=False)
+    @draw_option
+    @click.option("--seen", default=None, help="Tiles seen elsewhere (discards, others' sets), e.g. 5s5s1z.")
+    def discards_command(hand: str, draw: str | None, seen: str | None, rules, as_json: bool, **context) -> None:
+        """Every discard of a 17-tile hand: shanten after it, useful draws and their live copies, and for a
+        ready discard its waits and the expected payout per live tile.
+
+        HAND: 17 tiles, or 16 with --draw, e.g. '123m456p789s11z 2345s 9m' --draw 1z (RULES.md section 8).
+        """
+        from .efficiency import discards
+
+        table = _rule_table(rules)
+        try:
+            rows = discards(hand, draw, seen=seen, rules=table, **context)
+        except ValueError as exc:
+            _fail(str(exc))
+        if as_json:
+            click.echo(json.dumps(rows, indent=2))
+            return
+        from rich.table import Table
+
+        console = _display.console()
+        console.print(f"{hand}{f' + {draw}' if draw else ''}; {_context_line(**context)}"
+                      + (f"; seen {seen}" if seen else ""))
+        out = Table("discard", "shanten", "useful draws", "live", "waits: payout d/s", "mean d/s",
+                    caption="live: copies of the useful draws not held or seen; payouts on a discard (d) and "
+                            "by self-draw (s); mean: per live waiting tile")
+        out.columns[1].justify = out.columns[3].justify = "right"
+        for row in rows:
+            waits = " ".join(f"{t} {p['discard']}/{p['self_draw']}" for t, p in row["waits"].items())
+            expected = f"{row['expected_discard']:.1f}/{row['expected_self_draw']:.1f}" if row["waits"] else ""
+            out.add_row(row["discard"], str(row["shanten"]), " ".join(row["useful"]), str(row["live"]), waits, expected)
+        console.print(out)
+
+    app.add_command(shanten_command)
+    app.add_command(discards_command)

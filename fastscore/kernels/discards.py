@@ -1,0 +1,196 @@
+"""The discard analysis kernel of 17-tile hands (after the draw, before the discard; RULES.md sections 3, 7).
+
+For every distinct concealed kind of a hand: the shanten after discarding it
+(:mod:`fastscore.kernels.shanten`), the kinds whose draw would then lower it
+(the useful draws: the 17 tiles after that draw are complete or have a
+discard to a lower shanten, which is to say their distance to a complete
+hand is one less) and how many copies of those are live (neither held nor
+seen).  The waits and payouts of the discards that leave the hand ready are
+worked out afterwards by the waits kernel (:func:`fastscore.discard_analysis`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit, jit_batch, prange
+from ..tiles import N_KINDS
+from .checks import hand_fault, row_fault
+from .decompose import suit_code
+from .shanten import (
+    NO_SHAPE,
+    capped_entry,
+    combine,
+    final_distance,
+    group_declared,
+    group_entries,
+    hand_distances,
+    honour_code,
+    load_counts,
+    make_shanten_scratch,
+)
+
+__all__ = ["discard_kernel", "discard_hand", "discards_hand"]
+
+_BLOCK = 64  # rows per parallel work item
+_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
+_DIST_BITS_ALL = np.uint64((1 << 60) - 1)  # the distance fields of a table entry
+
+
+@jit
+def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, caps, shanten, useful,
+                 live_useful):
+    """Discard analysis of one 17-tile hand, in place.
+
+    counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
+    the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind;
+    caps : (34,) int64 scratch.  Writes, for each kind ``x`` held: ``shanten[x]`` after discarding it,
+    ``useful[x]`` the bitmask of kinds whose draw then lowers it (kinds with a free copy: fewer than 4
+    held after the discard, declared sets counted), ``live_useful[x]`` their live copies; for a kind not
+    held ``shanten[x]`` is :data:`NO_SHAPE` and the others 0.
+
+    A draw lowers the distance of a shape by at most one, so only the shapes at the least distance
+    are tried.  The standard shape is updated for the one group a draw changes: its table entry
+    (skipped when unchanged), against the other three groups combined once per discard.  A special
+    shape at the least distance is worked out afresh for each draw.
+    """
+    n_sets = 5 - n_declared
+    for x in range(N_KINDS):
+        shanten[x] = NO_SHAPE
+        useful[x] = 0
+        live_useful[x] = 0
+        if counts[x] == 0:
+            continue
+        counts[x] -= 1
+        standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                           honour_table, caps)
+        special = min(nico, thirteen, sixteen)
+        before = min(standard, special)
+        shanten[x] = before - 1
+        e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+        # Each group's companions, combined: the standard distance after a draw in group g is
+        # final_distance(new entry of g, others of g).  Only needed when the standard shape is at the least.
+        o0 = o1 = o2 = oh = np.uint64(0)
+        if standard == before:
+            e01 = combine(e0, e1)
+            o0 = combine(combine(e1, e2), eh)
+            o1 = combine(combine(e0, e2), eh)
+            o2 = combine(e01, eh)
+            oh = combine(e01, e2)
+        codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
+        mask = 0
+        n_live = 0
+        for t in range(N_KINDS):
+            if counts[t] + declared_counts[t] >= 4:
+                continue
+            lower = False
+            if standard == before:
+                g = min(t // 9, 3)
+                base = 9 * g
+                old = e0 if g == 0 else (e1 if g == 1 else (e2 if g == 2 else eh))
+                others = o0 if g == 0 else (o1 if g == 1 else (o2 if g == 2 else oh))
+                if group_declared(declared_counts, base, 9 if g < 3 else 7):
+                    counts[t] += 1
+                    new = capped_entry(counts, caps, base, 9 if g < 3 else 7, g < 3)
+                    counts[t] -= 1
+                else:
+                    code = codes[0] if g == 0 else (codes[1] if g == 1 else (codes[2] if g == 2 else codes[3]))
+                    code += _POW5[t - base]
+                    new = number_table[code] if g < 3 else honour_table[code]
+                if (new ^ old) & _DIST_BITS_ALL != 0:
+                    lower = final_distance(new, others, n_sets) < before
+            if not lower and special == before:
+                counts[t] += 1
+                _, nico2, thirteen2, sixteen2 = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                               honour_table, caps)
+                counts[t] -= 1
+                lower = min(nico2, thirteen2, sixteen2) < before
+            if lower:
+                mask |= np.int64(1) << t
+                n_live += live[t]
+        useful[x] = mask
+        live_useful[x] = n_live
+        counts[x] += 1
+
+
+@jit
+def _lowest_bit(mask):
+    """Index of the lowest set bit of a nonzero int64."""
+    t = 0
+    while (mask >> t) & 1 == 0:
+        t += 1
+    return t
+
+
+@jit
+def discards_hand(concealed, declared, win, seen, number_table, honour_table, scratch, shanten, useful, live_useful):
+    """Discard analysis of one 17-tile hand, the row check included (numba-callable; :mod:`fastscore.nb`).
+
+    concealed : (34,) uint8, C-contiguous, the 16 tiles before the draw; declared : (5, 2) int8; win : the
+    drawn tile (0-33); seen : (34,) ints, copies seen elsewhere (discards, others' sets); number_table,
+    honour_table : :func:`fastscore.shanten_tables.shanten_tables`; scratch :
+    :func:`fastscore.kernels.shanten.make_shanten_scratch`'s.  Fills ``shanten`` (34,) int8, ``useful``
+    (34,) int64 and ``live_useful`` (34,) int16 as :func:`discard_hand` (live copies: 4 less those held,
+    declared sets included, and those seen, at least 0); returns the row check's code (0: valid; else
+    ``shanten`` is all :data:`NO_SHAPE`).
+    """
+    rows = concealed.reshape((1, N_KINDS))
+    decl = declared.reshape((1, declared.shape[0], 2))
+    code = hand_fault(rows, decl, 0, win, 0, 0, 0, False, True)
+    if code != 0:
+        for t in range(N_KINDS):
+            shanten[t] = NO_SHAPE
+            useful[t] = 0
+            live_useful[t] = 0
+        return code
+    counts, declared_counts, caps = scratch
+    n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
+    # discard_hand sums the live copies of the useful draws from a (34,) vector; ``seen`` stands in for it
+    # (no scratch left for another), and the sums are then worked out from the useful-draw masks.
+    discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, caps, shanten, useful,
+                 live_useful)
+    for x in range(N_KINDS):
+        mask = useful[x]
+        n_live = 0
+        while mask != 0:
+            t = _lowest_bit(mask)
+            mask &= mask - 1
+            n_live += max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[t]))
+        live_useful[x] = n_live
+    return code
+
+
+def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                  honour_table, shanten, useful, live_useful, live, codes):
+    """Every row of a batch of 17-tile hands (the draw in ``win``): :func:`discard_hand` into rows of
+    ``shanten`` (N, 34) int8, ``useful`` (N, 34) int64, ``live_useful`` (N, 34) int16 and ``live`` (N, 34)
+    int16 (4 less the copies held and ``seen`` (N, 34), at least 0); ``codes`` (N,) uint8 the row check
+    (a winning tile required)."""
+    n = concealed.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                       honour_table, shanten, useful, live_useful, live, codes, make_shanten_scratch(),
+                       b * _BLOCK, min(n, (b + 1) * _BLOCK))
+
+
+@jit
+def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
+                   honour_table, shanten, useful, live_useful, live, codes, scratch, lo, hi):
+    counts, declared_counts, caps = scratch
+    for i in range(lo, hi):
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        codes[i] = code
+        if code != 0:
+            for t in range(N_KINDS):
+                shanten[i, t] = NO_SHAPE
+            continue
+        n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
+        for t in range(N_KINDS):
+            live[i, t] = max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[i, t]))
+        discard_hand(counts, declared_counts, n_declared, live[i], number_table, honour_table, caps, shanten[i],
+                     useful[i], live_useful[i])
+
+
+discard_kernel = jit_batch(_discard_rows)

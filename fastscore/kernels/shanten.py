@@ -1,0 +1,392 @@
+"""The shanten kernel: how many tile exchanges a 16- or 17-tile hand is from ready (RULES.md sections 2, 3, 7).
+
+The distance of a hand to a shape is the fewest tiles it must draw to hold a
+complete 17-tile hand of that shape, counting only target hands that keep
+every kind at 4 copies or fewer with the declared sets (a kind held four
+times cannot be drawn): ``min over complete T of sum(max(0, T[k] - c[k]))``
+over the concealed counts ``c``.  The shanten is that distance less one:
+0 for a 16-tile hand that is ready (it has waits, section 7), -1 for a
+complete 17-tile hand; for a 17-tile hand it is the least shanten over its
+discards.  One exchange (a discard, then a draw) changes the distance by at
+most one, and some exchange lowers it while it is above one, so this is the
+least number of exchanges to ready.
+
+- standard (five sets and eyes, the declared sets fixed): per group (each
+  number suit, the honours) the distances of every class (``m`` sets, ``e``
+  eyes) come from :mod:`fastscore.shanten_tables`, or for a group holding
+  declared tiles from :func:`capped_entry` (the table assumes 4 copies are
+  free), then a min-plus combination over the groups;
+- Nico Nico (seven pairs and a pong), 13 Orphans and 16 Orphans (no declared
+  set at all): closed forms over the counts, exact (see each function).
+
+A shape a hand cannot take (a special shape with a declared set) has
+:data:`NO_SHAPE`.  The kernels assume valid input and allocate nothing,
+except :func:`capped_entry` (a group with declared tiles).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit, jit_batch, jit_inline, prange
+from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
+from ..tiles import N_KINDS, SetKind
+from .checks import hand_fault, row_fault
+from .decompose import suit_code
+
+__all__ = ["NO_SHAPE", "capped_entry", "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts",
+           "shanten_hand", "shanten_kernel"]
+
+#: The shanten reported for a shape the hand cannot take (a special shape with a declared set).
+NO_SHAPE = 127
+_SHEUNG = int(SetKind.SHEUNG)
+_PONG = int(SetKind.PONG)
+_BLOCK = 1024  # rows per parallel work item
+_FAR = 31  # a distance no class reaches (entries saturate here)
+_ORPHANS_MASK = np.int64(sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)))
+#: Kinds where a sheung may start: 1-7 of each number suit.
+_SHEUNG_STARTS = np.int64(sum(((1 << 7) - 1) << b for b in (0, 9, 18)))
+
+
+@jit
+def capped_entry(counts, caps, base, n_kinds, sheungs):
+    """A distance table entry (:mod:`fastscore.shanten_tables` layout, bits 0-59) of one group worked
+    out directly, each kind ``k`` at most ``caps[k]`` in the target (4 less the declared copies).
+
+    counts, caps : (34,) ints; base : first kind of the group; n_kinds : 9 or 7; sheungs : bool.
+    A dynamic programme over the kinds: state (sheungs started one and two kinds back, sets, eyes).
+    """
+    far = 99
+    dp = np.full((5, 5, 6, 2), far, dtype=np.int64)
+    new = np.empty_like(dp)
+    dp[0, 0, 0, 0] = 0
+    for i in range(n_kinds):
+        new[:] = far
+        c = np.int64(counts[base + i])
+        cap = np.int64(caps[base + i])
+        x_max = 4 if sheungs and i <= n_kinds - 3 else 0
+        for a in range(5):
+            for b in range(5 - a):
+                for s in range(6):
+                    for e in range(2):
+                        cost = dp[a, b, s, e]
+                        if cost >= far:
+                            continue
+                        for x in range(x_max + 1):
+                            for p in range(2):
+                                for y in range(2 - e):
+                                    t = a + b + x + 3 * p + 2 * y
+                                    s2 = s + x + p
+                                    if t > cap or s2 > 5:
+                                        continue
+                                    v = cost + max(0, t - c)
+                                    if v < new[x, a, s2, e + y]:
+                                        new[x, a, s2, e + y] = v
+        dp[:] = new
+    entry = np.uint64(0)
+    for s in range(6):
+        for e in range(2):
+            d = min(dp[0, 0, s, e], _FAR)
+            entry |= np.uint64(d) << np.uint64(DIST_BITS * (2 * s + e))
+    return entry
+
+
+@jit_inline
+def _dist(entry, m, e):
+    """Distance of class (``m`` sets, ``e`` eyes) in a table entry."""
+    return np.int64((entry >> np.uint64(DIST_BITS * (2 * m + e))) & np.uint64(DIST_MASK))
+
+
+@jit_inline
+def combine(a, b):
+    """Min-plus combination of two groups' entries (every class, saturating at 31; fixed loop bounds,
+    unrolled by the compiler)."""
+    out = np.uint64(0)
+    for m in range(6):
+        d0 = _FAR
+        d1 = _FAR
+        for m1 in range(m + 1):
+            a0 = _dist(a, m1, 0)
+            a1 = _dist(a, m1, 1)
+            b0 = _dist(b, m - m1, 0)
+            b1 = _dist(b, m - m1, 1)
+            d0 = min(d0, a0 + b0)
+            d1 = min(d1, a0 + b1, a1 + b0)
+        out |= (np.uint64(min(d0, _FAR)) << np.uint64(DIST_BITS * 2 * m)) \
+            | (np.uint64(min(d1, _FAR)) << np.uint64(DIST_BITS * (2 * m + 1)))
+    return out
+
+
+@jit_inline
+def honour_code(counts):
+    return (np.int64(counts[27]) + 5 * np.int64(counts[28]) + 25 * np.int64(counts[29])
+            + 125 * np.int64(counts[30]) + 625 * np.int64(counts[31]) + 3125 * np.int64(counts[32])
+            + 15625 * np.int64(counts[33]))
+
+
+@jit_inline
+def group_declared(declared_counts, base, n_kinds):
+    """Some kind of the group has a declared copy."""
+    any_held = 0
+    for k in range(n_kinds):
+        any_held |= np.int64(declared_counts[base + k])
+    return any_held != 0
+
+
+@jit_inline
+def group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps):
+    """The distance entries of the three number suits and the honours: from the tables, or for a group
+    holding declared tiles from :func:`capped_entry`; ``caps`` (34,) int64 scratch."""
+    if n_declared == 0:
+        e0 = number_table[suit_code(counts, 0)]
+        e1 = number_table[suit_code(counts, 9)]
+        e2 = number_table[suit_code(counts, 18)]
+        eh = honour_table[honour_code(counts)]
+    else:
+        for k in range(N_KINDS):
+            caps[k] = 4 - np.int64(declared_counts[k])
+        e0 = capped_entry(counts, caps, 0, 9, True) if group_declared(declared_counts, 0, 9) \
+            else number_table[suit_code(counts, 0)]
+        e1 = capped_entry(counts, caps, 9, 9, True) if group_declared(declared_counts, 9, 9) \
+            else number_table[suit_code(counts, 9)]
+        e2 = capped_entry(counts, caps, 18, 9, True) if group_declared(declared_counts, 18, 9) \
+            else number_table[suit_code(counts, 18)]
+        eh = capped_entry(counts, caps, 27, 7, False) if group_declared(declared_counts, 27, 7) \
+            else honour_table[honour_code(counts)]
+    return e0, e1, e2, eh
+
+
+@jit_inline
+def final_distance(a, b, n_sets):
+    """Distance of exactly ``n_sets`` sets and one eyes from two combined entries."""
+    d = _FAR
+    for m in range(n_sets + 1):
+        d = min(d, _dist(a, m, 0) + _dist(b, n_sets - m, 1), _dist(a, m, 1) + _dist(b, n_sets - m, 0))
+    return d
+
+
+@jit_inline
+def _nico_distance(n1, n2, n3, n4):
+    """Distance to Nico Nico (seven pairs and a pong, four of a kind as two pairs), given how many
+    kinds are held once, twice, three and four times.  The pong's kind is tried per count held (kinds
+    held alike are alike); the pairs then take the best tiles: each kind gives pairs keeping 2, 2
+    (held 4), 2, 1 (held 3), 2 (held 2) or 1 (held 1) tiles."""
+    best = 0
+    for h in range(5):
+        c1 = n1 - (1 if h == 1 else 0)
+        c2 = n2 - (1 if h == 2 else 0)
+        c3 = n3 - (1 if h == 3 else 0)
+        c4 = n4 - (1 if h == 4 else 0)
+        if min(c1, c2, c3, c4) < 0:
+            continue
+        twos = min(7, 2 * c4 + c3 + c2)
+        kept = min(h, 3) + 2 * twos + min(7 - twos, c3 + c1)
+        best = max(best, kept)
+    return 17 - best
+
+
+@jit_inline
+def _best_set_gain(m1, m2, m3, pong_ok):
+    """Most tiles one set (a pong of a kind in ``pong_ok``, or a sheung) keeps, the kinds held
+    (in what is left) once or more / twice or more / three times or more being ``m1``/``m2``/``m3``."""
+    run3 = m1 & (m1 >> 1) & (m1 >> 2) & _SHEUNG_STARTS
+    if run3 != 0 or (m3 & pong_ok) != 0:
+        return 3
+    run2 = ((m1 & (m1 >> 1)) | (m1 & (m1 >> 2)) | ((m1 >> 1) & (m1 >> 2))) & _SHEUNG_STARTS
+    if run2 != 0 or (m2 & pong_ok) != 0:
+        return 2
+    return 1 if m1 != 0 else 0
+
+
+@jit_inline
+def _thirteen_distance(r1, r2, r3, r4, orphans_held):
+    """Distance to 13 Orphans: one of each orphan kept (``orphans_held`` of the 13), then the eyes (one
+    more orphan) and one set (sheung or pong) from what is left, whose kinds held once or more ... four
+    times are the masks ``r1`` ... ``r4``.  A pong may not be of the eyes' kind (five copies).  With two
+    or more orphans left over, some orphan not used by the best set gives the eyes; with one, either it
+    gives the eyes (and the set is sought without that copy nor its pong) or it does not."""
+    everything = (1 << N_KINDS) - 1
+    left = r1 & _ORPHANS_MASK
+    best = _best_set_gain(r1, r2, r3, everything)
+    if left != 0 and (left & (left - 1)) != 0:
+        best += 1
+    elif left != 0:
+        o = left
+        # One copy of o taken for the eyes: the masks shifted down one count at o.
+        s1 = (r1 & ~o) | (r2 & o)
+        s2 = (r2 & ~o) | (r3 & o)
+        s3 = (r3 & ~o) | (r4 & o)
+        best = max(best, 1 + _best_set_gain(s1, s2, s3, everything & ~o))
+    return 17 - orphans_held - best
+
+
+@jit_inline
+def _popcount(x):
+    """Set bits of a non-negative int64 below bit 62 (SWAR)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@jit_inline
+def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, caps):
+    """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
+    complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
+    cannot take.
+
+    counts : (34,) ints, the concealed tiles (16 or 17 tiles with the declared sets);
+    declared_counts : (34,) ints, the copies in declared sets; n_declared : the declared sets;
+    number_table, honour_table : :func:`fastscore.shanten_tables.shanten_tables`; caps : (34,) int64 scratch.
+    """
+    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+    standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
+    if n_declared != 0:
+        return standard, NO_SHAPE + 1, NO_SHAPE + 1, NO_SHAPE + 1
+    # The kinds held once or more ... four times or more, as bitmasks: one pass over the kinds, four
+    # compares each; every count the special shapes need is a popcount or a mask of these.
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    m4 = 0
+    for t in range(N_KINDS):
+        c = np.int64(counts[t])
+        m1 |= np.int64(c >= 1) << t
+        m2 |= np.int64(c >= 2) << t
+        m3 |= np.int64(c >= 3) << t
+        m4 |= np.int64(c >= 4) << t
+    p1 = _popcount(m1)
+    p2 = _popcount(m2)
+    p3 = _popcount(m3)
+    n4 = _popcount(m4)
+    n1 = p1 - p2
+    n2 = p2 - p3
+    n3 = p3 - n4
+    # 13 Orphans: one copy of each orphan held is its own; the rest ("r") serves the eyes and the set, so
+    # an orphan counts in r_k when held k + 1 times or more.
+    orphans = _ORPHANS_MASK
+    orphans_held = _popcount(m1 & orphans)
+    r1 = (m1 & ~orphans) | (m2 & orphans)
+    r2 = (m2 & ~orphans) | (m3 & orphans)
+    r3 = (m3 & ~orphans) | (m4 & orphans)
+    r4 = m4 & ~orphans
+    honours_held = _popcount(m1 >> 27)
+    honour_pair = np.int64((m2 >> 27) != 0)
+    nico = _nico_distance(n1, n2, n3, n4)
+    thirteen = _thirteen_distance(r1, r2, r3, r4, orphans_held)
+    # 16 Orphans: an orphan sheung per suit (the table's best), the seven honours, and the eyes: one
+    # more of a tile among them, from an honour pair or a suit whose best orphan sheung holds a pair.
+    kept = honours_held
+    eyes = honour_pair
+    for entry in (e0, e1, e2):  # the suits' table entries (no declared set)
+        kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
+        eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
+    sixteen = 17 - kept - eyes
+    return standard, nico, thirteen, sixteen
+
+
+@jit_inline
+def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, caps):
+    """(best, standard, Nico Nico, 13 Orphans, 16 Orphans) shanten of a 16- or 17-tile hand: each
+    distance of :func:`hand_distances` less one (0: ready, -1: complete), :data:`NO_SHAPE` for a
+    shape the hand cannot take; best is the least."""
+    standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                       honour_table, caps)
+    best = min(standard, nico, thirteen, sixteen)
+    return best - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
+
+
+@jit_inline
+def load_counts(concealed, declared, win, i, counts, declared_counts):
+    """Row ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2) into ``counts`` (34,) int64 (the
+    concealed tiles, with the winning tile ``win`` when it is 0-33: a 17-tile hand) and ``declared_counts`` (34,) int64 (the
+    copies in its declared sets); returns the number of declared sets.  The row must be valid."""
+    for t in range(N_KINDS):
+        counts[t] = concealed[i, t]
+        declared_counts[t] = 0
+    w = np.int64(win)
+    if w >= 0:
+        counts[w] += 1
+    n_declared = 0
+    for k in range(declared.shape[1]):
+        kind = np.int64(declared[i, k, 0])
+        t = np.int64(declared[i, k, 1])
+        if kind == _SHEUNG:
+            declared_counts[t] += 1
+            declared_counts[t + 1] += 1
+            declared_counts[t + 2] += 1
+        elif kind == _PONG:
+            declared_counts[t] += 3
+        elif kind != 0:
+            declared_counts[t] += 4
+        n_declared += kind != 0
+    return n_declared
+
+
+def make_shanten_scratch():
+    """Per-thread scratch of the shanten kernels: three (34,) int64 vectors (numba-callable)."""
+    return np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64)
+
+
+make_shanten_scratch = jit(make_shanten_scratch)
+
+
+@jit
+def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
+    """Shanten of one hand: ``(code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``.
+
+    concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8 (kind, tile); win : int, -1 for a
+    16-tile hand, else the 17th tile (the draw); number_table, honour_table :
+    :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s.
+    ``code`` is 0, or nonzero for a hand that fails the row check (RULES.md section 2; nothing else
+    is then meaningful).  Shanten as :func:`shanten_counts`.
+    """
+    rows = concealed.reshape((1, N_KINDS))
+    decl = declared.reshape((1, declared.shape[0], 2))
+    code = hand_fault(rows, decl, 0, win, 0, 0, 0, False, False)
+    if code != 0:
+        return code, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE
+    counts, declared_counts, caps = scratch
+    n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
+    best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared, number_table,
+                                                             honour_table, caps)
+    return 0, best, standard, nico, thirteen, sixteen
+
+
+def _shanten_rows(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
+                  out, codes):
+    """Fill ``out`` (N, 5) int8 with each row's (best, standard, Nico Nico, 13 Orphans, 16 Orphans)
+    shanten and ``codes`` (N,) uint8 with its row check (:data:`fastscore.kernels.checks.FLAGGED` for
+    a bad row, whose shanten are :data:`NO_SHAPE`).  Rows already flagged in ``error`` keep their code.
+    A row with a winning tile is a 17-tile hand (the tile drawn), one without (-1) a 16-tile hand."""
+    n = concealed.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table,
+                       honour_table, out, codes, make_shanten_scratch(), b * _BLOCK, min(n, (b + 1) * _BLOCK))
+
+
+@jit
+def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
+                   out, codes, scratch, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
+    counts, declared_counts, caps = scratch
+    for i in range(lo, hi):
+        code = error[i]
+        if code == 0:
+            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
+        codes[i] = code
+        if code != 0:
+            for j in range(5):
+                out[i, j] = NO_SHAPE
+            continue
+        n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
+        best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
+                                                                 number_table, honour_table, caps)
+        out[i, 0] = best
+        out[i, 1] = standard
+        out[i, 2] = nico
+        out[i, 3] = thirteen
+        out[i, 4] = sixteen
+
+
+shanten_kernel = jit_batch(_shanten_rows)
