@@ -29,10 +29,11 @@ def _meaning(value: int) -> str:
     return "complete" if value < 0 else "ready" if value == 0 else f"{value} exchange{'s' * (value > 1)} from ready"
 
 
-def add_commands(app: click.Group, *, hand_options, context_line, fail, rule_table, hand_argument, json_option):
-    """Define ``shanten`` and ``discards`` with the command line's helpers (:mod:`fastscore.cli`) and add
+def add_commands(app: click.Group, *, hand_options, hand_argument, json_option):
+    """Define ``shanten`` and ``discards`` with the command line's option helpers (:mod:`fastscore.cli`) and add
     them to ``app``."""
-    _context_line, _fail, _hand_options, _rule_table = context_line, fail, hand_options, rule_table
+    _context_line, _fail, _hand_options, _rule_table = _display.context_line, _display.fail, hand_options, \
+        _display.rule_table
 
     @click.command("shanten")
     @hand_argument

@@ -574,8 +574,7 @@ def survey(
     console.print(f"wrote {page}")
 
 
-_efficiency_cli.add_commands(app, hand_options=_hand_options, context_line=_context_line, fail=_fail,
-                             rule_table=_rule_table, hand_argument=hand_argument, json_option=json_option)
+_efficiency_cli.add_commands(app, hand_options=_hand_options, hand_argument=hand_argument, json_option=json_option)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias
