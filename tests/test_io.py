@@ -236,7 +236,7 @@ def test_a_csv_line_the_csv_module_refuses_stops_the_file(tmp_path, monkeypatch)
     """Where the next record starts is unknown after such a line: the file stops, naming the line."""
     import csv
 
-    monkeypatch.setattr("fastscore.io.readers._CSV_FIELD_LIMIT", 1_000)
+    monkeypatch.setattr("fastscore.io.text._CSV_FIELD_LIMIT", 1_000)
     limit = csv.field_size_limit(1_000)  # what a smaller limit left by someone else would do
     try:
         path = tmp_path / "hands.csv"

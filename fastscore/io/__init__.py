@@ -9,6 +9,7 @@ module                                what it holds
 :mod:`fastscore.io.readers`           hand records from JSON lines, CSV and Parquet; ``check_input``
                                       (every column read or kept); ``iter_batches``, ``iter_chunks``
                                       (with the ``keep`` columns); ``read_ahead``
+:mod:`fastscore.io.text`              JSON lines and CSV records read as dicts, chunk by chunk
 :mod:`fastscore.io.encoded`           encoded hands: the ``HandBatch`` columns as a Parquet file
 :mod:`fastscore.io.schemas`           result columns and schemas, result tables, input records
 :mod:`fastscore.io.writer`            ``ResultWriter`` / ``open_writer``: chunked, atomic, deterministic
