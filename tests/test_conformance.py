@@ -35,10 +35,16 @@ def test_waits_batch_on_all_cases():
 
 def test_a_conformance_folder_named_but_missing_is_an_error(monkeypatch, tmp_path):
     """``FASTSCORE_CONFORMANCE`` naming a folder without the cases once fell back to ../shared silently."""
+    import os
+
     from conformance import conformance_dir
 
+    given = os.environ.get("FASTSCORE_CONFORMANCE")  # a checkout not beside ../shared names its cases so
     monkeypatch.setenv("FASTSCORE_CONFORMANCE", str(tmp_path / "nope"))
     with pytest.raises(FileNotFoundError, match="FASTSCORE_CONFORMANCE=.*nope: no score_cases.jsonl there"):
         conformance_dir()
-    monkeypatch.delenv("FASTSCORE_CONFORMANCE")
+    if given:
+        monkeypatch.setenv("FASTSCORE_CONFORMANCE", given)
+    else:
+        monkeypatch.delenv("FASTSCORE_CONFORMANCE")
     assert (conformance_dir() / "score_cases.jsonl").exists()
