@@ -10,7 +10,6 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import fastscore
 import reference

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, prange
+from .._jit import jit, jit_batch, jit_block, prange
 from ..tiles import N_KINDS
 from .checks import hand_fault, row_fault
 from .decompose import suit_code
 from .shanten import (
     NO_SHAPE,
-    capped_entry,
+    capped_entry_into,
     combine,
     final_distance,
     group_declared,
@@ -38,13 +38,13 @@ _DIST_BITS_ALL = np.uint64((1 << 60) - 1)  # the distance fields of a table entr
 
 
 @jit
-def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, caps, shanten, useful,
+def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, work, shanten, useful,
                  live_useful):
     """Discard analysis of one 17-tile hand, in place.
 
     counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
     the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind;
-    caps : (34,) int64 scratch.  Writes, for each kind ``x`` held: ``shanten[x]`` after discarding it,
+    work : the (3, DP_STATES) int64 scratch of :func:`fastscore.kernels.shanten.capped_entry_into`.  Writes, for each kind ``x`` held: ``shanten[x]`` after discarding it,
     ``useful[x]`` the bitmask of kinds whose draw then lowers it (kinds with a free copy: fewer than 4
     held after the discard, declared sets counted), ``live_useful[x]`` their live copies; for a kind not
     held ``shanten[x]`` is :data:`NO_SHAPE` and the others 0.
@@ -63,11 +63,11 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             continue
         counts[x] -= 1
         standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                           honour_table, caps)
+                                                           honour_table, work)
         special = min(nico, thirteen, sixteen)
         before = min(standard, special)
         shanten[x] = before - 1
-        e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+        e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, work)
         # Each group's companions, combined: the standard distance after a draw in group g is
         # final_distance(new entry of g, others of g).  Only needed when the standard shape is at the least.
         o0 = o1 = o2 = oh = np.uint64(0)
@@ -91,7 +91,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                 others = o0 if g == 0 else (o1 if g == 1 else (o2 if g == 2 else oh))
                 if group_declared(declared_counts, base, 9 if g < 3 else 7):
                     counts[t] += 1
-                    new = capped_entry(counts, caps, base, 9 if g < 3 else 7, g < 3)
+                    new = capped_entry_into(counts, work, base, 9 if g < 3 else 7, g < 3)
                     counts[t] -= 1
                 else:
                     code = codes[0] if g == 0 else (codes[1] if g == 1 else (codes[2] if g == 2 else codes[3]))
@@ -102,7 +102,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             if not lower and special == before:
                 counts[t] += 1
                 _, nico2, thirteen2, sixteen2 = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                               honour_table, caps)
+                                                               honour_table, work)
                 counts[t] -= 1
                 lower = min(nico2, thirteen2, sixteen2) < before
             if lower:
@@ -143,11 +143,11 @@ def discards_hand(concealed, declared, win, seen, number_table, honour_table, sc
             useful[t] = 0
             live_useful[t] = 0
         return code
-    counts, declared_counts, caps = scratch
+    counts, declared_counts, work = scratch
     n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
     # discard_hand sums the live copies of the useful draws from a (34,) vector; ``seen`` stands in for it
     # (no scratch left for another), and the sums are then worked out from the useful-draw masks.
-    discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, caps, shanten, useful,
+    discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, work, shanten, useful,
                  live_useful)
     for x in range(N_KINDS):
         mask = useful[x]
@@ -173,10 +173,12 @@ def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, e
                        b * _BLOCK, min(n, (b + 1) * _BLOCK))
 
 
-@jit
+@jit_block
 def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
                    honour_table, shanten, useful, live_useful, live, codes, scratch, lo, hi):
-    counts, declared_counts, caps = scratch
+    """Rows ``lo`` to ``hi`` of :func:`_discard_rows` (:func:`fastscore._jit.jit_block`), with
+    :func:`make_shanten_scratch`'s ``scratch``."""
+    counts, declared_counts, work = scratch
     for i in range(lo, hi):
         code = error[i]
         if code == 0:
@@ -189,7 +191,7 @@ def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, 
         n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
         for t in range(N_KINDS):
             live[i, t] = max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[i, t]))
-        discard_hand(counts, declared_counts, n_declared, live[i], number_table, honour_table, caps, shanten[i],
+        discard_hand(counts, declared_counts, n_declared, live[i], number_table, honour_table, work, shanten[i],
                      useful[i], live_useful[i])
 
 

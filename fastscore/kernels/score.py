@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, jit_inline, prange
+from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from ..tiles import MAX_DECLARED, N_KINDS, SetKind
 from .decompose import (
@@ -471,22 +471,21 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
+        counts, info = make_scratch()
         _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
                      suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
-                     row_points, codes, b * BLOCK, min(n, (b + 1) * BLOCK))
+                     row_points, codes, counts, info, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
-@jit
+@jit_block
 def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
                  suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
-                 codes, lo, hi):
-    """Rows ``lo`` to ``hi`` of :func:`_score_rows`.
+                 codes, counts, info, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_score_rows`, with :func:`make_scratch`'s ``counts`` and ``info``.
 
-    A plain compiled function, called once per block: the helpers it inlines
-    (``jit_inline``) then pass no array through a call, and the parallel
-    build's loop body stays one call.
+    A plain compiled function without reference counting (:func:`fastscore._jit.jit_block`), called
+    once per block, so that the parallel build's loop body stays one call.
     """
-    counts, info = make_scratch()
     # A software pipeline: while hand i is scored, the table entries of hand i + 2 and then the
     # decompositions of hand i + 1 are fetched.  A hand's own reads would otherwise wait for the memory
     # one after another; the next hand's reads are too far ahead in the code for the CPU to start early.
@@ -546,13 +545,13 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
         _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win,
-                         codes, b * BLOCK, min(n, (b + 1) * BLOCK))
+                         codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
-@jit
+@jit_block
 def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes,
-                     lo, hi):
-    counts = np.zeros(N_KINDS, dtype=np.int64)
+                     counts, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`; ``counts`` (34,) int64 scratch."""
     for i in range(lo, hi):
         code = error[i]
         if code == 0:

@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, jit_inline, prange
+from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
 from ..tiles import N_KINDS, SetKind
 from .checks import hand_fault, row_fault
 from .decompose import suit_code
 
-__all__ = ["NO_SHAPE", "capped_entry", "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts",
-           "shanten_hand", "shanten_kernel"]
+__all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "group_entries", "hand_distances",
+           "load_counts", "make_shanten_scratch", "shanten_counts", "shanten_hand", "shanten_kernel"]
 
 #: The shanten reported for a shape the hand cannot take (a special shape with a declared set).
 NO_SHAPE = 127
@@ -48,28 +48,46 @@ _ORPHANS_MASK = np.int64(sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 3
 _SHEUNG_STARTS = np.int64(sum(((1 << 7) - 1) << b for b in (0, 9, 18)))
 
 
+#: Entries of one layer of :func:`capped_entry_into`'s dynamic programme: (5, 5, 6, 2) states, flattened.
+DP_STATES = 5 * 5 * 6 * 2
+
+
 @jit
 def capped_entry(counts, caps, base, n_kinds, sheungs):
     """A distance table entry (:mod:`fastscore.shanten_tables` layout, bits 0-59) of one group worked
     out directly, each kind ``k`` at most ``caps[k]`` in the target (4 less the declared copies).
 
     counts, caps : (34,) ints; base : first kind of the group; n_kinds : 9 or 7; sheungs : bool.
-    A dynamic programme over the kinds: state (sheungs started one and two kinds back, sets, eyes).
+    Allocates its scratch; the kernels call :func:`capped_entry_into`.
     """
+    work = np.empty((3, DP_STATES), dtype=np.int64)
+    for k in range(N_KINDS):
+        work[0, k] = caps[k]
+    return capped_entry_into(counts, work, base, n_kinds, sheungs)
+
+
+@jit
+def capped_entry_into(counts, work, base, n_kinds, sheungs):
+    """:func:`capped_entry` with the caps in ``work[0, :34]`` and ``work`` (3, :data:`DP_STATES`) int64
+    as scratch (rows 1 and 2: two layers of the programme).  A dynamic programme over the kinds: state
+    (sheungs started one and two kinds back, sets, eyes), flattened as ``((a * 5 + b) * 6 + s) * 2 + e``."""
     far = 99
-    dp = np.full((5, 5, 6, 2), far, dtype=np.int64)
-    new = np.empty_like(dp)
-    dp[0, 0, 0, 0] = 0
+    cur = 1
+    for j in range(DP_STATES):
+        work[cur, j] = far
+    work[cur, 0] = 0
     for i in range(n_kinds):
-        new[:] = far
+        nxt = 3 - cur
+        for j in range(DP_STATES):
+            work[nxt, j] = far
         c = np.int64(counts[base + i])
-        cap = np.int64(caps[base + i])
+        cap = np.int64(work[0, base + i])
         x_max = 4 if sheungs and i <= n_kinds - 3 else 0
         for a in range(5):
             for b in range(5 - a):
                 for s in range(6):
                     for e in range(2):
-                        cost = dp[a, b, s, e]
+                        cost = work[cur, ((a * 5 + b) * 6 + s) * 2 + e]
                         if cost >= far:
                             continue
                         for x in range(x_max + 1):
@@ -80,13 +98,14 @@ def capped_entry(counts, caps, base, n_kinds, sheungs):
                                     if t > cap or s2 > 5:
                                         continue
                                     v = cost + max(0, t - c)
-                                    if v < new[x, a, s2, e + y]:
-                                        new[x, a, s2, e + y] = v
-        dp[:] = new
+                                    j = ((x * 5 + a) * 6 + s2) * 2 + e + y
+                                    if v < work[nxt, j]:
+                                        work[nxt, j] = v
+        cur = nxt
     entry = np.uint64(0)
     for s in range(6):
         for e in range(2):
-            d = min(dp[0, 0, s, e], _FAR)
+            d = min(work[cur, s * 2 + e], _FAR)
             entry |= np.uint64(d) << np.uint64(DIST_BITS * (2 * s + e))
     return entry
 
@@ -134,9 +153,9 @@ def group_declared(declared_counts, base, n_kinds):
 
 
 @jit_inline
-def group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps):
+def group_entries(counts, declared_counts, n_declared, number_table, honour_table, work):
     """The distance entries of the three number suits and the honours: from the tables, or for a group
-    holding declared tiles from :func:`capped_entry`; ``caps`` (34,) int64 scratch."""
+    holding declared tiles from :func:`capped_entry_into`; ``work`` its (3, :data:`DP_STATES`) int64 scratch."""
     if n_declared == 0:
         e0 = number_table[suit_code(counts, 0)]
         e1 = number_table[suit_code(counts, 9)]
@@ -144,14 +163,14 @@ def group_entries(counts, declared_counts, n_declared, number_table, honour_tabl
         eh = honour_table[honour_code(counts)]
     else:
         for k in range(N_KINDS):
-            caps[k] = 4 - np.int64(declared_counts[k])
-        e0 = capped_entry(counts, caps, 0, 9, True) if group_declared(declared_counts, 0, 9) \
+            work[0, k] = 4 - np.int64(declared_counts[k])
+        e0 = capped_entry_into(counts, work, 0, 9, True) if group_declared(declared_counts, 0, 9) \
             else number_table[suit_code(counts, 0)]
-        e1 = capped_entry(counts, caps, 9, 9, True) if group_declared(declared_counts, 9, 9) \
+        e1 = capped_entry_into(counts, work, 9, 9, True) if group_declared(declared_counts, 9, 9) \
             else number_table[suit_code(counts, 9)]
-        e2 = capped_entry(counts, caps, 18, 9, True) if group_declared(declared_counts, 18, 9) \
+        e2 = capped_entry_into(counts, work, 18, 9, True) if group_declared(declared_counts, 18, 9) \
             else number_table[suit_code(counts, 18)]
-        eh = capped_entry(counts, caps, 27, 7, False) if group_declared(declared_counts, 27, 7) \
+        eh = capped_entry_into(counts, work, 27, 7, False) if group_declared(declared_counts, 27, 7) \
             else honour_table[honour_code(counts)]
     return e0, e1, e2, eh
 
@@ -230,16 +249,17 @@ def _popcount(x):
 
 
 @jit_inline
-def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, caps):
+def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, work):
     """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
     complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
     cannot take.
 
     counts : (34,) ints, the concealed tiles (16 or 17 tiles with the declared sets);
     declared_counts : (34,) ints, the copies in declared sets; n_declared : the declared sets;
-    number_table, honour_table : :func:`fastscore.shanten_tables.shanten_tables`; caps : (34,) int64 scratch.
+    number_table, honour_table : :func:`fastscore.shanten_tables.shanten_tables`; work : (3, :data:`DP_STATES`)
+    int64 scratch.
     """
-    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, caps)
+    e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, work)
     standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
     if n_declared != 0:
         return standard, NO_SHAPE + 1, NO_SHAPE + 1, NO_SHAPE + 1
@@ -286,12 +306,12 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
 
 
 @jit_inline
-def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, caps):
+def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, work):
     """(best, standard, Nico Nico, 13 Orphans, 16 Orphans) shanten of a 16- or 17-tile hand: each
     distance of :func:`hand_distances` less one (0: ready, -1: complete), :data:`NO_SHAPE` for a
     shape the hand cannot take; best is the least."""
     standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                       honour_table, caps)
+                                                       honour_table, work)
     best = min(standard, nico, thirteen, sixteen)
     return best - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
 
@@ -301,8 +321,11 @@ def load_counts(concealed, declared, win, i, counts, declared_counts):
     """Row ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2) into ``counts`` (34,) int64 (the
     concealed tiles, with the winning tile ``win`` when it is 0-33: a 17-tile hand) and ``declared_counts`` (34,) int64 (the
     copies in its declared sets); returns the number of declared sets.  The row must be valid."""
+    # Two loops, not one: a loop writing both vectors is not vectorised (they might overlap), and it
+    # cost four times as much.
     for t in range(N_KINDS):
         counts[t] = concealed[i, t]
+    for t in range(N_KINDS):
         declared_counts[t] = 0
     w = np.int64(win)
     if w >= 0:
@@ -324,8 +347,9 @@ def load_counts(concealed, declared, win, i, counts, declared_counts):
 
 
 def make_shanten_scratch():
-    """Per-thread scratch of the shanten kernels: three (34,) int64 vectors (numba-callable)."""
-    return np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64)
+    """Per-thread scratch of the shanten kernels: two (34,) int64 vectors and the (3, :data:`DP_STATES`)
+    int64 scratch of :func:`capped_entry_into` (numba-callable)."""
+    return np.zeros(N_KINDS, dtype=np.int64), np.zeros(N_KINDS, dtype=np.int64), np.zeros((3, DP_STATES), dtype=np.int64)
 
 
 make_shanten_scratch = jit(make_shanten_scratch)
@@ -346,10 +370,10 @@ def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
     code = hand_fault(rows, decl, 0, win, 0, 0, 0, False, False)
     if code != 0:
         return code, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE, NO_SHAPE
-    counts, declared_counts, caps = scratch
+    counts, declared_counts, work = scratch
     n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
     best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared, number_table,
-                                                             honour_table, caps)
+                                                             honour_table, work)
     return 0, best, standard, nico, thirteen, sixteen
 
 
@@ -365,11 +389,11 @@ def _shanten_rows(concealed, declared, win, seat, round_wind, streak, closing, e
                        honour_table, out, codes, make_shanten_scratch(), b * _BLOCK, min(n, (b + 1) * _BLOCK))
 
 
-@jit
+@jit_block
 def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
                    out, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
-    counts, declared_counts, caps = scratch
+    counts, declared_counts, work = scratch
     for i in range(lo, hi):
         code = error[i]
         if code == 0:
@@ -381,7 +405,7 @@ def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, 
             continue
         n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
         best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
-                                                                 number_table, honour_table, caps)
+                                                                 number_table, honour_table, work)
         out[i, 0] = best
         out[i, 1] = standard
         out[i, 2] = nico

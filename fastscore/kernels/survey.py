@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, jit_inline, prange
+from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tables import ENTRY_INFO_MASK
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import honour_summary_row, row_code
@@ -83,23 +83,30 @@ def _survey_rows(full, declared, multiplicity, share, win_tile, self_drawn, seat
     for s in prange(n_stripes):
         _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, seat, round_wind, flowers, rules,
                        other, compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted,
-                       w_weighted, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, s, s * step,
-                       min(n, (s + 1) * step))
+                       w_weighted, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, _stripe_scratch(), s,
+                       s * step, min(n, (s + 1) * step))
 
 
 @jit
+def _stripe_scratch():
+    """The scratch of one :func:`_survey_stripe`: ``make_scratch``'s counts and info, the interpretations'
+    records, the hand being scored as a batch of one (its tiles and its declared sets), the win rows of
+    each interpretation for each distinct pattern met in a hand (at most one per kind), and the results
+    of each pattern under each table (:func:`_best`)."""
+    counts, info = make_scratch()
+    return (counts, info, np.zeros((MAX_INTERPRETATIONS, N_FIELDS), dtype=np.int64),
+            np.zeros((1, N_KINDS), dtype=np.uint8), np.zeros((1, MAX_DECLARED, 2), dtype=np.int8),
+            np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 2), dtype=np.int64),
+            np.zeros((N_KINDS + 1, 2, 5), dtype=np.int64))
+
+
+@jit_block
 def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, seat, round_wind, flowers, rules, other,
                    compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted, w_weighted,
-                   total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, s, lo, hi):
-    """Hands ``lo`` to ``hi`` of :func:`_survey_rows`, tallied into stripe ``s`` (one call per stripe)."""
-    counts, info = make_scratch()
-    records = np.zeros((MAX_INTERPRETATIONS, N_FIELDS), dtype=np.int64)
-    row = np.zeros((1, N_KINDS), dtype=np.uint8)  # the hand being scored, as a batch of one
-    sets = np.zeros((1, MAX_DECLARED, 2), dtype=np.int8)
-    # The win rows of each interpretation for each distinct pattern met in a hand (at most one per kind),
-    # and the results of each pattern under each table (:func:`_best`).
-    patterns = np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 2), dtype=np.int64)
-    results = np.zeros((N_KINDS + 1, 2, 5), dtype=np.int64)
+                   total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, scratch, s, lo, hi):
+    """Hands ``lo`` to ``hi`` of :func:`_survey_rows`, tallied into stripe ``s`` (one call per stripe, without
+    reference counting: :func:`fastscore._jit.jit_block`); ``scratch`` is :func:`_stripe_scratch`'s."""
+    counts, info, records, row, sets, patterns, results = scratch
     for i in range(lo, hi):
         for t in range(N_KINDS):
             row[0, t] = full[i, t]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, prange
+from .._jit import jit_batch, jit_block, prange
 from .bits import prefetch
 from .checks import row_fault
 from .decompose import add_tile_codes
@@ -51,11 +51,11 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
                      b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
-@jit
+@jit_block
 def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
                  suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, scratch, lo, hi):
-    """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a plain compiled function called once per block
-    (the ``jit_inline`` helpers then pass no array through a call); ``scratch`` is :func:`make_scratch`'s."""
+    """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a compiled function without reference counting
+    (:func:`fastscore._jit.jit_block`) called once per block; ``scratch`` is :func:`make_scratch`'s."""
     counts, info = scratch
     for i in range(lo, hi):
         code = error[i]
