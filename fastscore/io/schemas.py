@@ -159,21 +159,30 @@ def _errors(result) -> list:
     return errors
 
 
-def _row_hits(result):
-    """``(offsets, row ids, points)`` of the rows that scored, row by row in :data:`ROW_IDS` order:
-    row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets, int64 row ids, int16 points)."""
-    hit_rows, hit_cols = np.nonzero(result.row_points)
-    offsets = np.zeros(len(result) + 1, dtype=np.int32)
-    np.cumsum(np.bincount(hit_rows, minlength=len(result)), out=offsets[1:])
-    return offsets, hit_cols, result.row_points[hit_rows, hit_cols]
+def _hits(mask: np.ndarray):
+    """``(offsets, flat indices, columns)`` of the True entries of the ``(N, K)`` bool ``mask``, row by row:
+    row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets; one pass of numpy over the mask,
+    twice as quick as ``np.nonzero`` of a 2-d array)."""
+    n, width = mask.shape
+    flat = np.flatnonzero(mask.reshape(-1))
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(mask.sum(axis=1, dtype=np.int32), out=offsets[1:])
+    return offsets, flat, (flat % width).astype(np.int32)
+
+
+def _row_hits(row_points: np.ndarray):
+    """``(offsets, row ids, points)`` of the rows that scored in ``row_points`` ``(N, R) int16``, row by row
+    in :data:`ROW_IDS` order (int32 offsets and row id indices, int16 points; :func:`_hits`)."""
+    points = np.ascontiguousarray(row_points)
+    offsets, flat, cols = _hits(points != 0)
+    return offsets, cols, points.reshape(-1)[flat]
 
 
 def _wait_hits(result):
-    """``(offsets, tiles, discard, self_draw)`` of the waits, row by row in kind order (as :func:`_row_hits`)."""
-    hit_rows, tiles = np.nonzero(result.mask)
-    offsets = np.zeros(len(result) + 1, dtype=np.int32)
-    np.cumsum(np.bincount(hit_rows, minlength=len(result)), out=offsets[1:])
-    return offsets, tiles, result.payout_discard[hit_rows, tiles], result.payout_self_draw[hit_rows, tiles]
+    """``(offsets, tiles, discard, self_draw)`` of the waits, row by row in kind order (:func:`_hits`)."""
+    offsets, flat, tiles = _hits(np.ascontiguousarray(result.mask, dtype=np.bool_))
+    return (offsets, tiles, np.ascontiguousarray(result.payout_discard).reshape(-1)[flat],
+            np.ascontiguousarray(result.payout_self_draw).reshape(-1)[flat])
 
 
 def _nested(offsets, items: list) -> list:
@@ -200,7 +209,7 @@ def _score_values(result, rows: str) -> dict:
         points = np.ascontiguousarray(result.row_points.T)
         columns.update((name, points[r].tolist()) for r, name in enumerate(ROW_COLUMNS))
     elif rows == "sparse":
-        offsets, cols, points = _row_hits(result)
+        offsets, cols, points = _row_hits(result.row_points)
         ids = [ROW_IDS[c] for c in cols.tolist()]
         columns["rows"] = [dict(pairs) for pairs in _nested(offsets, list(zip(ids, points.tolist())))]
     return columns
@@ -259,14 +268,15 @@ _ROW_NAMES = None  # pyarrow arrays of the row ids and the tile names (taken fro
 _TILE_NAMES = None
 
 
-def _rows_array(result):
-    """The sparse ``rows`` column: a ``map<string, int16>`` per row, of the rows that scored."""
+def _rows_array(row_points: np.ndarray):
+    """The sparse ``rows`` column of ``row_points`` ``(N, R) int16``: a ``map<string, int16>`` per row,
+    of the rows that scored."""
     import pyarrow as pa
 
     global _ROW_NAMES
     if _ROW_NAMES is None:
         _ROW_NAMES = pa.array(ROW_IDS, pa.string())
-    offsets, cols, points = _row_hits(result)
+    offsets, cols, points = _row_hits(row_points)
     return pa.MapArray.from_arrays(pa.array(offsets), _ROW_NAMES.take(pa.array(cols)), pa.array(points),
                                    type=_rows_type())
 
@@ -329,7 +339,7 @@ def _result_table(result, kind: str, schema, inputs=None):
             points = np.ascontiguousarray(result.row_points.T)  # one copy: each row id's points contiguous
             columns.update((name, points[r]) for r, name in enumerate(ROW_COLUMNS))
         if "rows" in names:
-            columns["rows"] = _rows_array(result)
+            columns["rows"] = _rows_array(result.row_points)
     else:
         columns = {"n_waits": np.asarray(result.n_waits, dtype=np.int16), "waits": _waits_array(result),
                    "error": _errors(result)}
