@@ -86,53 +86,95 @@ def input_keys(kind: str) -> tuple[str, ...]:
     return RECORD_KEYS if kind == "score" else tuple(k for k in RECORD_KEYS if k != "win")
 
 
-def _format_blocks(concealed: np.ndarray) -> list[str]:
-    """Tenhou notation of each row of ``(N, 34)`` counts (one string per row), formatting
-    each distinct per-suit count vector once."""
-    n = concealed.shape[0]
-    parts = []
-    for suit, base, size in (("m", 0, 9), ("p", 9, 9), ("s", 18, 9), ("z", 27, 7)):
-        keys = concealed[:, base:base + size].astype(np.int64) @ (5 ** np.arange(size, dtype=np.int64))  # counts 0-4
-        unique, inverse = np.unique(keys, return_inverse=True)
-        texts = []
-        for key in unique.tolist():
-            digits = "".join(str(d + 1) * (key // 5**d % 5) for d in range(size))
-            texts.append(digits + suit if digits else "")
-        parts.append([texts[k] for k in inverse.reshape(n).tolist()])
-    return ["".join(row) for row in zip(*parts)]
-
-
 _SET_TEXT = [[""] * len(TILE_NAMES)] + [
     [format_set(kind, t) if kind != SetKind.SHEUNG or (t < 27 and t % 9 < 7) else "" for t in range(len(TILE_NAMES))]
     for kind in list(SetKind)[1:]
 ]
 _FLOWER_TEXT = ["".join(f"{n}f" for n in range(1, 9) if bits >> (n - 1) & 1) for bits in range(256)]
+_TEXTS: dict = {}  # pyarrow lookup arrays of the texts above (built once, when first needed)
+
+
+def _texts():
+    """The lookup arrays of :func:`_input_arrays`: set texts by
+    ``kind * 34 + tile`` (null: no set); tile names; winds; flower texts."""
+    import pyarrow as pa
+
+    if not _TEXTS:
+        _TEXTS["sets"] = pa.array([text or None for row in _SET_TEXT for text in row], pa.string())
+        _TEXTS["tiles"] = pa.array(TILE_NAMES, pa.string())
+        _TEXTS["winds"] = pa.array(list(WINDS), pa.string())
+        _TEXTS["flowers"] = pa.array(_FLOWER_TEXT, pa.string())
+    return _TEXTS
+
+
+def _take(values, index: np.ndarray, size: int, mask=None):
+    """``values[index]`` as a pyarrow array (an index outside ``[0, size)``, only on flagged rows, reads 0)."""
+    import pyarrow as pa
+
+    index = np.where((index >= 0) & (index < size), index, 0).astype(np.int32)
+    return values.take(pa.array(index, mask=mask))
+
+
+#: The characters of a hand's concealed tiles, in the order written: the digits of each suit, then its letter.
+_CONCEALED_CHARS = np.frombuffer(b"123456789m123456789p123456789s1234567z", dtype=np.uint8)
+_SUIT_LETTERS = (9, 19, 29, 37)  # the letters' places in _CONCEALED_CHARS
+
+
+def _concealed_texts(concealed: np.ndarray):
+    """Tenhou notation of each row of ``(N, 34)`` counts (``"1199m77p"``) as a pyarrow string array, built
+    by numpy: each digit repeated by its count, each suit's letter once after a suit held."""
+    import pyarrow as pa
+
+    n = concealed.shape[0]
+    counts = np.zeros((n, len(_CONCEALED_CHARS)), dtype=np.int64)
+    held = np.delete(np.arange(len(_CONCEALED_CHARS)), _SUIT_LETTERS)
+    counts[:, held] = np.minimum(concealed, 4)  # more only on flagged rows
+    for letter, (base, size) in zip(_SUIT_LETTERS, ((0, 9), (9, 9), (18, 9), (27, 7))):
+        counts[:, letter] = concealed[:, base:base + size].any(axis=1)
+    data = np.repeat(np.broadcast_to(_CONCEALED_CHARS, counts.shape).reshape(-1), counts.reshape(-1))
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(counts.sum(axis=1), out=offsets[1:])
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def _input_arrays(batch: HandBatch) -> dict:
+    """The batch as input-record columns (see :func:`hand_records`), pyarrow arrays of the Parquet input
+    types, built by numpy and pyarrow's kernels (no Python per row): the hand is its concealed tiles
+    (:func:`_concealed_texts`) and its declared sets, joined; flagged rows null in every column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = _texts()
+    n = len(batch)
+    bad = batch.error != 0
+    concealed = _concealed_texts(batch.concealed)
+    # Never null (a hand holds a concealed tile; "" only on flagged rows): pyarrow 26's join drops a row
+    # whose values are all null.
+    parts = [concealed]
+    if (batch.declared[:, :, 0] != 0).any():
+        kinds = batch.declared[:, :, 0].astype(np.int32)
+        tiles = batch.declared[:, :, 1].astype(np.int32)
+        ok = (kinds >= 0) & (kinds < len(_SET_TEXT)) & (tiles >= 0) & (tiles < len(TILE_NAMES))
+        index = np.where(ok, kinds * len(TILE_NAMES) + tiles, 0)
+        parts += [_take(texts["sets"], index[:, k], len(texts["sets"])) for k in range(kinds.shape[1])]
+    hands = pc.binary_join_element_wise(*parts, " ", null_handling="skip") if len(parts) > 1 else parts[0]
+    hands = pc.if_else(pa.array(bad), pa.nulls(n, pa.string()), hands)
+    win = batch.win.astype(np.int32)
+    return {
+        "hand": hands,
+        "win": _take(texts["tiles"], win, len(TILE_NAMES), mask=bad | (win < 0)),
+        "self_drawn": pa.array(batch.self_drawn.astype(np.bool_), mask=bad),
+        "seat": _take(texts["winds"], batch.seat.astype(np.int32), 4, mask=bad),
+        "round": _take(texts["winds"], batch.round.astype(np.int32), 4, mask=bad),
+        "flowers": _take(texts["flowers"], batch.flowers.astype(np.int32), 256, mask=bad),
+        "streak": pa.array(batch.streak.astype(np.int32), mask=bad),
+        "closing": pa.array(batch.closing.astype(np.bool_), mask=bad),
+    }
 
 
 def _input_columns(batch: HandBatch) -> dict[str, list]:
-    """The batch as input-record columns (see :func:`hand_records`)."""
-    hands = _format_blocks(batch.concealed)
-    if (batch.declared[:, :, 0] != 0).any():
-        kinds = batch.declared[:, :, 0].tolist()
-        tiles = batch.declared[:, :, 1].tolist()
-        for i in np.flatnonzero((batch.declared[:, :, 0] != 0).any(axis=1)).tolist():
-            sets = [_SET_TEXT[k][t] for k, t in zip(kinds[i], tiles[i]) if k]
-            hands[i] = " ".join([hands[i]] + sets) if hands[i] else " ".join(sets)
-    winds = list(WINDS)
-    columns = {
-        "hand": hands,
-        "win": [TILE_NAMES[t] if t >= 0 else None for t in batch.win.tolist()],
-        "self_drawn": batch.self_drawn.tolist(),
-        "seat": [winds[w] for w in batch.seat.tolist()],
-        "round": [winds[w] for w in batch.round.tolist()],
-        "flowers": [_FLOWER_TEXT[f] for f in batch.flowers.tolist()],
-        "streak": batch.streak.tolist(),
-        "closing": batch.closing.tolist(),
-    }
-    for i in np.flatnonzero(batch.error).tolist():
-        for values in columns.values():
-            values[i] = None
-    return columns
+    """The batch as input-record columns of Python values (see :func:`hand_records`)."""
+    return {name: values.to_pylist() for name, values in _input_arrays(batch).items()}
 
 
 def hand_records(batch: HandBatch) -> list[dict]:

@@ -36,6 +36,7 @@ from .formats import COLUMNS_KEY, columns_digest, file_format
 from .parts import PartsFolder, naming_path
 from .schemas import (
     _arrow_schema,
+    _input_arrays,
     _input_columns,
     _parquet_options,
     _result_table,
@@ -279,7 +280,8 @@ class ResultWriter:
         if self.with_input:
             if batch is None or len(batch) != n:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
-            columns = _input_columns(batch)  # here: the caller may change its batch once write returns
+            # here: the caller may change its batch once write returns (Parquet: pyarrow arrays)
+            columns = _input_arrays(batch) if self.format == "parquet" else _input_columns(batch)
             inputs = {k: columns[k] for k in input_keys(self.kind)}
         if self.kept is not None:
             if kept is None or kept.num_rows != n or kept.schema.names != self.kept.names:
