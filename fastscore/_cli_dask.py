@@ -43,7 +43,8 @@ def dask_session(address: str):
 
 
 def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
-              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool, keep: str = "") -> None:
+              rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool, keep: str = "",
+              rows: str | None = None, waits_json: bool = False) -> None:
     """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
     if sample is not None:
         fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
@@ -71,7 +72,10 @@ def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None
 
     with dask_session(address) as client:
         summary = jobs.new_summary(kind)
-        job = fdask.score_parquet if kind == "score" else fdask.waits_parquet
+        if kind == "score":
+            job = functools.partial(fdask.score_parquet, rows=rows or "dense")
+        else:
+            job = functools.partial(fdask.waits_parquet, waits_json=waits_json)
         show = progress if progress is not None else sys.stderr.isatty()
         try:
             done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite,

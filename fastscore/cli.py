@@ -112,6 +112,13 @@ overwrite_option = click.option("--overwrite", is_flag=True,
 keep_option = click.option("--keep", default="", show_default=False, metavar="COLUMN[,COLUMN...]",
                            help="Input columns fastscore does not read (game_id, seed) to copy into the output, "
                                 "first, row for row; any other such column is an error.")
+rows_option = click.option("--rows", "rows", type=click.Choice(["dense", "sparse", "none"]), default=None,
+                           help="The row points in OUTPUT: dense, one int16 column row_<id> per row "
+                                "(default for CSV and Parquet); sparse, one column rows of the rows that "
+                                "scored (a map; default for JSON lines); none.")
+waits_json_option = click.option("--waits-json", "waits_json", is_flag=True,
+                                 help="Also write the column waits_json, the JSON text "
+                                      "{tile: {discard, self_draw}} (waits is always written).")
 resume_option = click.option("--resume", is_flag=True,
                              help="Continue an interrupted run with the same INPUT (or --sample and --seed), rules "
                                   "and OUTPUT from its last completed chunk; the output is the same as an "
@@ -311,6 +318,8 @@ def _run_batch(
     progress: bool | None,
     resume: bool = False,
     keep: str = "",
+    rows: str | None = None,
+    waits_json: bool = False,
 ) -> None:
     """The shared body of ``batch`` and ``waits-batch``: :class:`fastscore.jobs.BatchJob`, its messages and summary.
 
@@ -327,7 +336,8 @@ def _run_batch(
     table = _rule_table(rules)
     try:
         job = jobs.BatchJob(kind, input=input, output=output, sample=sample, seed=seed, table=table,
-                            chunk_rows=chunk_rows, resume=resume, keep=keep.split(",") if keep else ())
+                            chunk_rows=chunk_rows, resume=resume, keep=keep.split(",") if keep else (),
+                            rows=rows, waits_json=waits_json)
         job.open()
     except (ValueError, OSError) as exc:
         _fail(_stop_message(exc, output))
@@ -368,7 +378,8 @@ def _run_batch(
 
 def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int | None,
                    rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
-                   overwrite: bool, resume: bool, keep: str) -> None:
+                   overwrite: bool, resume: bool, keep: str, rows: str | None = None,
+                   waits_json: bool = False) -> None:
     """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
     seed = _seed(sample, seed)
     if dask is not None and resume:
@@ -380,14 +391,16 @@ def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample
         from ._cli_dask import run_dask
 
         return run_dask(kind=kind, address=dask, input=input, output=output, sample=sample, rules=rules,
-                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite, keep=keep)
+                         chunk_rows=chunk_rows, progress=progress, overwrite=overwrite, keep=keep, rows=rows,
+                         waits_json=waits_json)
     _no_folders(input, output)
     _run_batch(kind=kind, input=input, output=output, sample=sample, seed=seed, rules=rules,
-               chunk_rows=chunk_rows, progress=progress, resume=resume, keep=keep)
+               chunk_rows=chunk_rows, progress=progress, resume=resume, keep=keep, rows=rows, waits_json=waits_json)
 
 
 @app.command()
 @_batch_options
+@rows_option
 def batch(**options) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
 
@@ -397,9 +410,11 @@ def batch(**options) -> None:
 
     Writes one result row per input row, in input order, to OUTPUT when given;
     always prints rows, bad rows, hands per second and a summary.  Bad rows
-    are flagged in the output and do not stop the run.  With --sample the
-    output also holds each generated hand (columns as input; row points named
-    rows.<id> in CSV and Parquet).
+    are flagged in the output and do not stop the run.  Output columns (the
+    same in every format): is_win, shape, points, chicken, total, legal,
+    payout, error, then the row points (--rows: row_<id> columns, or one
+    rows map, or none); with --sample each generated hand's columns (as
+    input) come first.
 
     OUTPUT is written chunk by chunk to a hidden .OUTPUT.parts folder and
     appears only when complete.  After an interruption (Ctrl-C, a killed
@@ -419,12 +434,14 @@ def batch(**options) -> None:
 
 @app.command("waits-batch")
 @_batch_options
+@waits_json_option
 def waits_batch(**options) -> None:
     """Waits of every 16-tile hand of INPUT (or --sample N random ready hands), chunk by chunk.
 
     Like batch (INPUT the same records); the win column is not needed.  Output columns:
-    n_waits, waits_json ({tile: {discard, self_draw}}), error; with --sample
-    the generated hand's columns (as input) come first.
+    n_waits, waits (a list of {tile, discard, self_draw}; CSV: its JSON text),
+    with --waits-json also waits_json, then error; with --sample the generated
+    hand's columns (as input, without win) come first.
     """
     _batch_command("waits", **options)
 

@@ -355,6 +355,10 @@ class BatchJob:
     keep : sequence of str
         Input columns fastscore does not read, copied to the output first (``--keep``;
         :func:`fastscore.io.check_input`); not with ``sample``.
+    rows : {"dense", "sparse", "none"}, optional
+        The score output's row points (``--rows``; :func:`fastscore.io.open_writer`).
+    waits_json : bool
+        The waits output also holds the ``waits_json`` text column (``--waits-json``).
 
     Attributes
     ----------
@@ -371,8 +375,10 @@ class BatchJob:
     """
 
     def __init__(self, kind: str, *, input: Path | None, output: Path | None, sample: int | None, seed: int,
-                 table: RuleTable, chunk_rows: int, resume: bool = False, keep=()):
+                 table: RuleTable, chunk_rows: int, resume: bool = False, keep=(), rows: str | None = None,
+                 waits_json: bool = False):
         self.kind, self.input, self.output, self.sample, self.seed = kind, input, output, sample, seed
+        self.rows, self.waits_json = rows, waits_json
         self.table, self.chunk_rows, self.resume = table, chunk_rows, resume
         self.keep = io.check_keep(keep)
         self.kept = None  # the kept columns' schema
@@ -385,6 +391,8 @@ class BatchJob:
         if output is not None:
             io.file_format(output)
             check_output_folder(output)
+        if rows is not None:
+            io.schemas.rows_layout(rows, "parquet")  # an unknown layout, before anything starts
         if input is not None:
             if output is not None and output.resolve() == input.resolve():
                 raise ValueError(f"{output}: the output would replace the input")
@@ -410,7 +418,8 @@ class BatchJob:
             if self.output is not None:
                 job = job_description(self.kind, self.input, self.sample, self.seed, self.table, self.keep)
                 self.writer = io.open_writer(self.output, self.kind, with_input=self.sample is not None,
-                                             resume=self.resume, job=job, lock=lock, kept=self.kept)
+                                             resume=self.resume, job=job, lock=lock, kept=self.kept,
+                                             rows=self.rows, waits_json=self.waits_json)
         except BaseException:
             if lock is not None and self.writer is None:
                 lock.release()

@@ -88,9 +88,9 @@ def check_columns(names, where: str, *, accepted=RECORD_KEYS, keep=(), require_w
     ------
     ValueError
         Naming the first unknown column, a close accepted name if there is one, and every accepted name.
-        The columns of a fastscore result (``is_win`` ... ``error``, ``rows.<id>``, ``n_waits``,
-        ``waits_json``; JSON lines ``rows``, ``waits``) are not unknown: a result written with its input
-        columns reads back as input.
+        The columns of a fastscore result (``is_win`` ... ``error``, ``row_<id>``, ``rows``, ``n_waits``,
+        ``waits``, ``waits_json``; :data:`fastscore.io.RESULT_COLUMNS`) are not unknown: a result written
+        with its input columns reads back as input.
     """
     names = list(names)
     unknown = unknown_columns(names, accepted=accepted, keep=keep)

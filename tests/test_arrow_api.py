@@ -52,12 +52,12 @@ def test_to_arrow_has_the_parquet_schema():
     assert table.schema.field("payout").type == pa.int32()
     assert table.schema.field("legal").type == pa.bool_()
     assert pa.types.is_dictionary(table.schema.field("shape").type)
-    assert all(table.schema.field(r).type == pa.int16() for r in ROW_IDS)
+    assert all(table.schema.field(f"row_{r}").type == pa.int16() for r in ROW_IDS)
     # Values every row has are declared not null; shape (no interpretation) and error may be null.
-    assert not any(table.schema.field(r).nullable for r in ROW_IDS + ("payout", "legal", "is_win"))
+    assert not any(table.schema.field(r).nullable for r in tuple(f"row_{r}" for r in ROW_IDS) + ("payout", "legal", "is_win"))
     assert table.schema.field("shape").nullable and table.schema.field("error").nullable
     row = table.to_pylist()[0]
-    assert (row["payout"], row["shape"], row["nico_nico"], row["all_five_suits"]) == (57, "nico_nico", 40, 10)
+    assert (row["payout"], row["shape"], row["row_nico_nico"], row["row_all_five_suits"]) == (57, "nico_nico", 40, 10)
     waits = fastscore.waits_batch(fastscore.HandBatch.from_records([dict(hand="123m456p 11z 56s [777m] [999s]")],
                                                                    require_win=False)).to_arrow()
     assert waits.column("n_waits").to_pylist() == [2]

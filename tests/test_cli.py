@@ -348,7 +348,8 @@ def test_batch_sample(tmp_path):
     table = pq.read_table(out)
     assert table.column("total").to_pylist() == expected.total.tolist()
     assert table.column("payout").to_pylist() == expected.payout.tolist()
-    assert table.column("rows.closing").to_pylist() == expected.row_points[:, fastscore.ROW_IDS.index("closing")].tolist()
+    assert table.column("row_closing").to_pylist() == expected.row_points[:, fastscore.ROW_IDS.index("closing")].tolist()
+    assert table.schema.field("closing").type == pa.bool_()  # the input column, beside it
     # the generated hands are in the file and score the same when read back
     again = invoke("batch", out, "-o", tmp_path / "again.jsonl")
     assert again.exit_code == 0, again.output
@@ -389,12 +390,15 @@ def test_waits_batch(tmp_path, ext):
     assert result.exit_code == 0, result.output
     assert "rows: 3  bad rows: 1" in result.stdout and "ready: 100.0% of analysed rows (2)" in result.stdout
     expected = list(waits_batch(HandBatch.from_records(records, require_win=False)).to_records())
+    waits = [[{"tile": t, **p} for t, p in r["waits"].items()] for r in expected]  # as the output lists them
     if ext == "jsonl":
-        assert [json.loads(line) for line in out.read_text().splitlines()] == expected
+        got = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [g["waits"] for g in got] == waits and [g["n_waits"] for g in got] == [1, 0, 6]
     else:
         table = pq.read_table(out)
         assert table.schema.field("n_waits").type == pa.int16()
-        assert [json.loads(w) for w in table.column("waits_json").to_pylist()] == [r["waits"] for r in expected]
+        assert table.column("waits").to_pylist() == waits
+    assert waits[0] == [{"tile": "9s", "discard": 56, "self_draw": 57}]  # seat S: 40 + 1 + 10 + base 5; +1 self-draw
 
 
 def test_waits_batch_sample(tmp_path):
@@ -405,8 +409,10 @@ def test_waits_batch_sample(tmp_path):
     assert "rows: 200  bad rows: 0" in result.stdout and "ready: 100.0%" in result.stdout
     expected = list(waits_batch(sample.sample_ready(200, 2)).to_records())
     got = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [{k: g[k] for k in ("waits", "n_waits", "error")} for g in got] == expected
-    assert got[0]["win"] is None and got[0]["hand"]
+    assert [{k: g[k] for k in ("n_waits", "error")} for g in got] == [{k: r[k] for k in ("n_waits", "error")}
+                                                                       for r in expected]
+    assert [g["waits"] for g in got] == [[{"tile": t, **p} for t, p in r["waits"].items()] for r in expected]
+    assert "win" not in got[0] and got[0]["hand"]  # no win column: waits analysis has none (it was all null)
 
 
 def test_help_lists_commands():

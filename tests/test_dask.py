@@ -153,7 +153,7 @@ def test_rule_table_travels_with_the_tasks(data, client, tmp_path):
     done = score_parquet(data["score_in"], tmp_path / "out", client=client, rules=table)
     got = _dataset(done.paths)
     assert got.equals(_single_machine(data["score_in"], "score", tmp_path / "single.parquet", rules=table))
-    assert set(got.column("self_draw").to_pylist()) == {0, 7}
+    assert set(got.column("row_self_draw").to_pylist()) == {0, 7}
     assert not got.equals(data["score"])
 
 
@@ -162,8 +162,8 @@ def test_without_a_client_runs_in_this_process(data, tmp_path):
     got = _dataset(done.paths)
     assert len(done.paths) == 2 and got.num_rows == SCORE_ROWS
     assert got.column_names[:len(fastscore.RECORD_KEYS)] == list(fastscore.RECORD_KEYS)
-    assert got.drop_columns(list(fastscore.RECORD_KEYS)).column("rows.self_draw").equals(
-        data["score"].column("self_draw"))
+    assert got.drop_columns(list(fastscore.RECORD_KEYS)).column("row_self_draw").equals(
+        data["score"].column("row_self_draw"))
 
 
 def test_summaries_come_back_in_partition_order(data, client, tmp_path):

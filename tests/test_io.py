@@ -16,6 +16,7 @@ from fastscore.tiles import ErrorCode
 from fastscore.io import (
     DEFAULT_CHUNK_ROWS,
     INPUT_SCHEMA,
+    ROW_COLUMNS,
     SCORE_COLUMNS,
     count_rows,
     file_format,
@@ -314,16 +315,17 @@ def write_scores(path, chunk_rows=2, **kwargs):
 def test_jsonl_writer_round_trip(tmp_path):
     path = write_scores(tmp_path / "out.jsonl")
     lines = path.read_text().splitlines()
-    expected = [json.dumps(r, separators=(",", ":")) for r in expected_result().to_records()]
-    assert lines == expected  # same keys, same order, rows as an object
-    assert json.loads(lines[0])["rows"]["nico_nico"] == 40
+    got = [json.loads(line) for line in lines]
+    assert got == list(expected_result().to_records())  # the same records, rows as an object (sparse)
+    assert list(got[0]) == list(SCORE_COLUMNS) + ["rows"]  # the columns of every format, in order
+    assert got[0]["rows"]["nico_nico"] == 40
 
 
 def test_csv_writer_round_trip(tmp_path):
     path = write_scores(tmp_path / "out.csv")
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == list(SCORE_COLUMNS) + list(ROW_IDS)
+    assert rows[0] == list(SCORE_COLUMNS) + list(ROW_COLUMNS)
     expected = expected_result()
     assert len(rows) == 1 + len(RECORDS)
     for i, row in enumerate(rows[1:]):
@@ -333,7 +335,7 @@ def test_csv_writer_round_trip(tmp_path):
         assert record["shape"] == (expected.shape_name(i) or "")
         assert int(record["total"]) == expected.total[i] and int(record["payout"]) == expected.payout[i]
         assert int(record["points"]) == expected.points[i]
-        assert [int(record[rid]) for rid in ROW_IDS] == expected.row_points[i].tolist()
+        assert [int(record[f"row_{rid}"]) for rid in ROW_IDS] == expected.row_points[i].tolist()
         assert record["error"] == (expected.messages[i] if expected.error[i] else "")
     assert rows[1][:8] == ["true", "nico_nico", "52", "false", "57", "true", "57", ""]
 
@@ -342,14 +344,14 @@ def test_parquet_writer_schema_and_values(tmp_path):
     path = write_scores(tmp_path / "out.parquet")
     table = pq.read_table(path)
     schema = table.schema
-    assert schema.names == list(SCORE_COLUMNS) + list(ROW_IDS)
+    assert schema.names == list(SCORE_COLUMNS) + list(ROW_COLUMNS)
     for name in ("payout", "total", "points"):
         assert schema.field(name).type == pa.int32()
     for name in ("legal", "is_win", "chicken"):
         assert schema.field(name).type == pa.bool_()
     assert schema.field("shape").type == pa.dictionary(pa.int8(), pa.string())
     assert schema.field("error").type == pa.string()
-    assert all(schema.field(rid).type == pa.int16() for rid in ROW_IDS)
+    assert all(schema.field(name).type == pa.int16() for name in ROW_COLUMNS)
 
     expected = expected_result()
     assert table.column("total").to_pylist() == expected.total.tolist()
@@ -358,9 +360,9 @@ def test_parquet_writer_schema_and_values(tmp_path):
     assert table.column("shape").to_pylist() == [expected.shape_name(i) for i in range(len(expected))]
     assert table.column("error").to_pylist() == [expected.messages.get(i) for i in range(len(expected))]
     assert table.column("error").null_count == len(RECORDS) - 1
-    rows = np.column_stack([table.column(rid).to_numpy() for rid in ROW_IDS])
+    rows = np.column_stack([table.column(name).to_numpy() for name in ROW_COLUMNS])
     np.testing.assert_array_equal(rows, expected.row_points)
-    assert table.column("nico_nico").to_pylist()[0] == 40
+    assert table.column("row_nico_nico").to_pylist()[0] == 40
 
 
 @pytest.mark.parametrize("ext", ["jsonl", "csv", "parquet"])
@@ -377,7 +379,7 @@ def test_output_with_input_reads_back_as_input(tmp_path, ext):
     if ext == "parquet":
         schema = pq.read_schema(path)
         assert schema.field("closing").type == pa.bool_()  # the input column
-        assert schema.field("rows.closing").type == pa.int16()  # the row points
+        assert schema.field("row_closing").type == pa.int16()  # the row points
         assert schema.field("streak").type == pa.int32()
 
 
@@ -448,8 +450,8 @@ def test_parquet_output_options(tmp_path):
     names = meta.schema.to_arrow_schema().names
     stats = {names[c]: meta.row_group(0).column(c).statistics for c in range(meta.num_columns)}
     assert stats["payout"] is not None and stats["payout"].has_min_max
-    assert all(stats[rid] is None or not stats[rid].has_min_max for rid in ROW_IDS)
-    column = meta.row_group(0).column(names.index("nico_nico"))
+    assert all(stats[name] is None or not stats[name].has_min_max for name in ROW_COLUMNS)
+    column = meta.row_group(0).column(names.index("row_nico_nico"))
     assert "RLE_DICTIONARY" in column.encodings or "PLAIN_DICTIONARY" in column.encodings
 
 
@@ -487,16 +489,22 @@ def test_waits_writer(tmp_path, ext):
         got = [json.loads(line) for line in path.read_text().splitlines()]
     elif ext == "csv":
         with open(path, newline="") as f:
-            got = [{"n_waits": int(r["n_waits"]), "waits": json.loads(r["waits_json"]), "error": r["error"] or None}
+            got = [{"n_waits": int(r["n_waits"]), "waits": json.loads(r["waits"]), "error": r["error"] or None}
                    for r in csv.DictReader(f)]
     else:
         table = pq.read_table(path)
-        # n_waits always has a value (0 on a flagged row), so it is stored not null.
+        # n_waits and waits always have a value (0 and [] on a flagged row), so they are stored not null.
+        wait = pa.struct([pa.field("tile", pa.string(), nullable=False), pa.field("discard", pa.int32(), nullable=False),
+                          pa.field("self_draw", pa.int32(), nullable=False)])
         assert table.schema == pa.schema([pa.field("n_waits", pa.int16(), nullable=False),
-                                          ("waits_json", pa.string()), ("error", pa.string())])
-        got = [{"n_waits": r["n_waits"], "waits": json.loads(r["waits_json"]), "error": r["error"]}
-               for r in table.to_pylist()]
-    assert [{k: r[k] for k in ("waits", "n_waits", "error")} for r in got] == expected
+                                          pa.field("waits", pa.list_(pa.field("element", wait, nullable=False)),
+                                                   nullable=False),
+                                          ("error", pa.string())])
+        got = table.to_pylist()
+    assert [list(r) for r in got] == [["n_waits", "waits", "error"]] * len(got)  # in every format
+    # the waits of to_records ({tile: payouts}) as the output's list of {tile, discard, self_draw}
+    assert [{"n_waits": r["n_waits"], "waits": [{"tile": t, **p} for t, p in r["waits"].items()], "error": r["error"]}
+            for r in expected] == got
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])

@@ -230,6 +230,24 @@ def test_resume_sample(tmp_path, monkeypatch):
     assert_same_file(out, reference)
 
 
+@pytest.mark.parametrize("rows", ["sparse", "none"])
+def test_resume_sparse_and_no_rows(tmp_path, monkeypatch, small_records, rows):
+    """Parts of a sparse (map) or row-less output are the output's own columns; a resumed run writes the
+    uninterrupted file, and one asking for another row layout is refused (its columns differ)."""
+    source = write_input(tmp_path / "hands.parquet", small_records)
+    reference = tmp_path / "reference.parquet"
+    assert invoke("batch", source, "-o", reference, "--chunk-rows", SMALL_CHUNK, "--rows", rows).exit_code == 0
+    out = tmp_path / "out.parquet"
+    with monkeypatch.context() as patch:
+        interrupt_after(patch, "score", chunks=3)
+        assert invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--rows", rows).exit_code == 130
+    dense = invoke("batch", source, "-o", out, "--resume")
+    assert dense.exit_code == 2 and "cannot resume" in dense.stderr and "row_self_draw" in dense.stderr
+    resumed = invoke("batch", source, "-o", out, "--chunk-rows", 1_234, "--rows", rows, "--resume")
+    assert resumed.exit_code == 0 and f"resuming at row {3 * SMALL_CHUNK:,}" in resumed.stderr, resumed.output
+    assert_same_file(out, reference)
+
+
 def interrupted_run(tmp_path, monkeypatch, records, chunks=3) -> tuple[Path, Path, Path]:
     """An input, the uninterrupted output, and the output path of a run interrupted after ``chunks`` chunks."""
     source = write_input(tmp_path / "hands.parquet", records)
@@ -256,15 +274,15 @@ def test_damaged_parts_are_redone(tmp_path, monkeypatch, small_records):
 
 
 def test_parts_of_an_earlier_layout_are_refused_and_a_changed_part_is_redone(tmp_path, monkeypatch, small_records):
-    """Parts folders of layout 1 (before part names carried a digest of the part's bytes) are not
+    """Parts folders of layout 2 (before the output columns row_<id>, rows and waits) are not
     taken up; in today's layout a part whose bytes changed since it was written is redone."""
     source, reference, out = interrupted_run(tmp_path, monkeypatch, small_records)
     job = parts_of(out) / "job.json"
     manifest = json.loads(job.read_text())
-    assert manifest["fastscore_parts"] == 2
-    job.write_text(json.dumps({**manifest, "fastscore_parts": 1}))
+    assert manifest["fastscore_parts"] == 3
+    job.write_text(json.dumps({**manifest, "fastscore_parts": 2}))
     old = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
-    assert old.exit_code == 2 and "fastscore_parts was 1, now 2" in old.stderr and "without --resume" in old.stderr
+    assert old.exit_code == 2 and "fastscore_parts was 2, now 3" in old.stderr and "without --resume" in old.stderr
     job.write_text(json.dumps(manifest))
 
     parts = sorted(parts_of(out).glob("part-*"))

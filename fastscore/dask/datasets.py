@@ -257,16 +257,17 @@ def _read_partition(part: Partition, require_win: bool) -> HandBatch:
 
 
 def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, with_input: bool,
-                   summarize: Callable | None, kernel_threads=None, kept=None) -> _PartDone:
+                   summarize: Callable | None, kernel_threads=None, kept=None, layout=None) -> _PartDone:
     """Read, process and write one partition (a Dask task) through :func:`fastscore.jobs.run_chunks`;
-    a rerun rewrites the same part.  ``kept``: the schema of the columns carried through (``keep``)."""
+    a rerun rewrites the same part.  ``kept``: the schema of the columns carried through (``keep``);
+    ``layout``: the writer's ``rows`` and ``waits_json`` (:func:`fastscore.io.open_writer`)."""
     if kept is None:
         chunk = _read_partition(part, require_win=kind == "score")
     else:
         chunk = read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
                                 require_win=kind == "score", keep=kept.names)
     results = []
-    with io.open_writer(out_path, kind, with_input=with_input, kept=kept) as writer:
+    with io.open_writer(out_path, kind, with_input=with_input, kept=kept, **(layout or {})) as writer:
         jobs.run_chunks(kind, [chunk], rules, writer=writer, with_input=with_input, on_result=results.append,
                         kernel=lambda: _kernel_call(kernel_threads))
     result = results[0]
@@ -275,12 +276,14 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
 
 
 def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, overwrite, summarize,
-             progress, kernel_threads, warm, keep=()) -> DatasetResult:
+             progress, kernel_threads, warm, keep=(), layout=None) -> DatasetResult:
     """The body of :func:`score_parquet` and :func:`waits_parquet`: the parts go to a hidden folder beside
     the output, which gets the output's name once every part and ``_SUCCESS`` are written
     (:mod:`fastscore._folders`)."""
     table = resolve_rules(rules)
     keep = io.check_keep(keep)
+    if kind == "score":
+        io.schemas.rows_layout(layout["rows"], "parquet")  # an unknown layout, before anything starts
     parts = plan_partitions(input, partition_rows, keep=keep, require_win=kind == "score")
     kept = None
     if keep:  # the kept columns' types: the first file's (each partition's are cast to them)
@@ -294,7 +297,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
         try:
             done, seconds = _run_parts(kind, parts, temp, client=client, table=table, with_input=with_input,
                                        summarize=summarize, progress=progress, kernel_threads=kernel_threads,
-                                       warm=warm, kept=kept)
+                                       warm=warm, kept=kept, layout=layout)
             for stale in temp.glob(".part.*.parquet.partial"):  # left by attempts on workers that died
                 stale.unlink(missing_ok=True)
             for path, state in inputs.items():  # an input rewritten meanwhile: its rows may be mixed
@@ -316,7 +319,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
 
 
 def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summarize, progress, kernel_threads,
-               warm, kept=None) -> tuple[list[_PartDone], float]:
+               warm, kept=None, layout=None) -> tuple[list[_PartDone], float]:
     """Run every partition's task, each writing its part into ``folder``; returns what they did and the seconds."""
     paths = [folder / name for name in _part_names(max(len(parts), 1))]
     if client is None:
@@ -328,7 +331,7 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
         if client is None:  # no cluster: the same tasks, one after another in this process
             for part in parts:
                 done.append(_run_partition(part, kind, table, str(paths[part.index]), with_input, summarize,
-                                           kernel_threads, kept))
+                                           kernel_threads, kept, layout))
                 bar.update(part.rows)
         else:
             token = uuid.uuid4().hex[:12]
@@ -338,7 +341,8 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
                 kernel_threads = kernel_threads_by_host(client)
             futures = [
                 client.submit(_run_partition, part, kind, table, str(paths[part.index]), with_input, summarize,
-                              kernel_threads, kept, key=f"fastscore-{kind}-{token}-{part.index}", pure=False)
+                              kernel_threads, kept, layout, key=f"fastscore-{kind}-{token}-{part.index}",
+                              pure=False)
                 for part in parts
             ]
             try:
@@ -353,14 +357,15 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
     finally:
         bar.close()
     if not parts:  # an empty input still gets one (empty) part, so that the dataset has its schema
-        with io.open_writer(paths[0], kind, with_input=with_input, kept=kept):
+        with io.open_writer(paths[0], kind, with_input=with_input, kept=kept, **(layout or {})):
             pass
     return done, time.perf_counter() - start
 
 
 def score_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
-                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
+                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True,
+                  rows: str = "dense") -> DatasetResult:
     """Score every hand of a Parquet input on a Dask cluster (RULES.md sections 3 to 6).
 
     One result row per input row, in input order, in a Parquet dataset with
@@ -395,7 +400,10 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
         Target rows per task (:func:`plan_partitions`).
     with_input : bool
         Also write each row's hand record, first (as ``open_writer(...,
-        with_input=True)``; the row-point columns are then ``rows.<id>``).
+        with_input=True)``).
+    rows : {"dense", "sparse", "none"}
+        The row points: 45 int16 columns ``row_<id>``, one ``map<string, int16>`` column
+        ``rows`` of the rows that scored, or none (as ``open_writer(..., rows=...)``).
     keep : sequence of str
         Input columns fastscore does not read (``game_id``) to copy into each part, first, with
         the first file's types (``--keep``; :func:`fastscore.io.check_input`); any other
@@ -451,19 +459,20 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
     """
     return _run_job("score", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
-                    kernel_threads=kernel_threads, warm=warm)
+                    kernel_threads=kernel_threads, warm=warm, layout={"rows": rows})
 
 
 def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
-                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
+                  progress: bool = False, kernel_threads: int | None = None, warm: bool = True,
+                  waits_json: bool = False) -> DatasetResult:
     """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (RULES.md section 7).
 
     As :func:`score_parquet` (same parameters, result and errors;
     ``summarize`` gets a :class:`~fastscore.WaitsResult`), with the schema of
-    ``fastscore waits-batch INPUT -o OUT.parquet`` (``n_waits``,
-    ``waits_json``, ``error``).  The ``win`` column is not needed and is ignored.
+    ``fastscore waits-batch INPUT -o OUT.parquet`` (``n_waits``, ``waits``, with ``waits_json``
+    the ``waits_json`` text, ``error``).  The ``win`` column is not needed and is ignored.
     """
     return _run_job("waits", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
-                    kernel_threads=kernel_threads, warm=warm)
+                    kernel_threads=kernel_threads, warm=warm, layout={"waits_json": waits_json})

@@ -47,7 +47,17 @@ from .readers import (
     read_ahead,
     read_records,
 )
-from .schemas import RESULT_COLUMNS, SCORE_COLUMNS, WAITS_COLUMNS, hand_records, result_table
+from .schemas import (
+    RESULT_COLUMNS,
+    ROW_COLUMNS,
+    ROWS_LAYOUTS,
+    SCORE_COLUMNS,
+    WAITS_COLUMNS,
+    WAITS_JSON,
+    hand_records,
+    result_columns,
+    result_table,
+)
 from .writer import ROW_GROUP_ROWS, ResultWriter, open_writer
 
 __all__ = [
@@ -55,8 +65,11 @@ __all__ = [
     "INPUT_SCHEMA",
     "ROW_GROUP_ROWS",
     "RESULT_COLUMNS",
+    "ROW_COLUMNS",
+    "ROWS_LAYOUTS",
     "SCORE_COLUMNS",
     "WAITS_COLUMNS",
+    "WAITS_JSON",
     "ResultWriter",
     "ENCODED_COLUMNS",
     "batch_from_encoded",
@@ -76,5 +89,7 @@ __all__ = [
     "open_writer",
     "read_ahead",
     "read_records",
+    "result_columns",
+    "result_table",
     "write_encoded",
 ]

@@ -22,10 +22,10 @@ changed since (a flipped bit, in any format) is redone rather than copied.  Each
 order, into a new ``.out.parquet.partial``.  When the last chunk is written
 that file is renamed to ``out.parquet`` and the folder is removed.  The
 output name therefore appears only when the file is complete, and its bytes
-are those of an uninterrupted run.  A Parquet score part holds the 45
-row-point columns packed into one ``fixed_size_binary(90)`` column
+are those of an uninterrupted run.  A Parquet score part with row points (``--rows dense``: the 45
+``row_<id>`` columns; ``sparse``: the ``rows`` map) holds them packed into one ``fixed_size_binary(90)`` column
 ``row_points`` (int16 little-endian, :data:`fastscore.ROW_IDS` order):
-encoding 45 columns costs as much as the output's own encoding, and parts
+encoding 45 columns (or a map) costs as much as the output's own encoding, and parts
 are read back only when resuming.  ``job.json`` records the output's kind, format and
 columns and the caller's ``job`` (the CLI: the input's resolved path, size
 and SHA-256 digest, or the ``--sample`` size and seed; the rule table's
@@ -60,12 +60,13 @@ from pathlib import Path
 import numpy as np
 
 from ..rules import ROW_IDS
-from .schemas import _parquet_options, _row_columns
+from .schemas import ROW_COLUMNS, _parquet_options, _rows_array
 
 __all__ = ["PartsFolder", "naming_path"]
 
 _JOB_FILE = "job.json"  # a parts folder's description of its job
-_PARTS_VERSION = 2  # layout of a parts folder; a resumed run must find the same (2: digests in part names)
+_PARTS_VERSION = 3  # layout of a parts folder; a resumed run must find the same (2: digests in part names;
+# 3: the output columns row_<id>, rows, waits)
 # Rows [first, stop) of the output, and the first 16 hex digits of the SHA-256 of the part's bytes.
 _PART_NAME = re.compile(r"part-(\d{12})-(\d{12})-([0-9a-f]{16})\.(?:parquet|jsonl|csv)")
 _PART_SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "csv": ".csv"}
@@ -79,28 +80,31 @@ def _same_columns(a, b) -> bool:
     return [(f.name, f.type) for f in a] == [(f.name, f.type) for f in b]
 
 
-def _packed_schema(schema, with_input: bool):
+_ROW_POINT_COLUMNS = frozenset(ROW_COLUMNS + ("rows",))  # what a part packs: the dense or sparse row points
+
+
+def _packed_schema(schema):
     """The schema of a Parquet score part: ``schema`` with its row-point columns packed into one."""
     import pyarrow as pa
 
-    rows = set(_row_columns(with_input))
+    rows = _ROW_POINT_COLUMNS
     return pa.schema([f for f in schema if f.name not in rows] + [pa.field(_PACKED, pa.binary(2 * len(ROW_IDS)))])
 
 
-def _packed(table, result, with_input: bool):
-    """A score chunk as its part holds it: the row-point columns as one column of
+def _packed(table, result):
+    """A score chunk as its part holds it: the row-point columns (dense or sparse) as one column of
     ``fixed_size_binary(90)``, the row's 45 int16 points (little-endian, :data:`ROW_IDS` order),
-    taken from ``result.row_points`` without a copy.  Encoding 45 Parquet columns costs as
-    much as the final file; a part is read back only by a resumed run."""
+    taken from ``result.row_points`` without a copy.  Encoding 45 Parquet columns, or the sparse
+    map, costs as much as the final file; a part is read back only by a resumed run."""
     import pyarrow as pa
 
     points = np.ascontiguousarray(result.row_points, dtype="<i2")
     packed = pa.FixedSizeBinaryArray.from_buffers(pa.binary(2 * len(ROW_IDS)), len(points),
                                                   [None, pa.py_buffer(points)])
-    return table.drop_columns(list(_row_columns(with_input))).append_column(_PACKED, packed)
+    return table.drop_columns([c for c in table.column_names if c in _ROW_POINT_COLUMNS]).append_column(_PACKED, packed)
 
 
-def _unpacked(table, schema, with_input: bool):
+def _unpacked(table, schema):
     """A part read back (:func:`_packed`) as the output's columns (``schema``)."""
     import pyarrow as pa
 
@@ -109,9 +113,11 @@ def _unpacked(table, schema, with_input: bool):
     width = 2 * len(ROW_IDS)
     data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * width:(column.offset + n) * width]
     points = data.view("<i2").reshape(n, len(ROW_IDS))
-    columns = {name: points[:, r] for r, name in enumerate(_row_columns(with_input))}
-    arrays = [pa.array(np.ascontiguousarray(columns[f.name]), f.type) if f.name in columns else table.column(f.name)
-              for f in schema]
+    columns = {name: points[:, r] for r, name in enumerate(ROW_COLUMNS)}
+    if "rows" in schema.names:  # the sparse map, built again from the points
+        columns["rows"] = _rows_array(points)
+    arrays = [(columns[f.name] if f.name == "rows" else pa.array(np.ascontiguousarray(columns[f.name]), f.type))
+              if f.name in columns else table.column(f.name) for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -128,8 +134,6 @@ class PartsFolder:
         ``"score"`` or ``"waits"``.
     schema : pyarrow.Schema or None
         The output's Parquet schema (None for the other formats).
-    with_input : bool
-        Whether the output holds the input columns.
 
     Attributes
     ----------
@@ -143,15 +147,14 @@ class PartsFolder:
         The part being written.
     """
 
-    def __init__(self, path: Path, format: str, kind: str, schema, with_input: bool):
+    def __init__(self, path: Path, format: str, kind: str, schema):
         self.output = path
         self.path = path.with_name(f".{path.name}.parts")
         self.format = format
         self.schema = schema
-        self.with_input = with_input
-        # Parquet score parts hold the row points as one packed column (see _packed).
-        self.packed = schema is not None and kind == "score"
-        self.part_schema = _packed_schema(schema, with_input) if self.packed else schema
+        # Parquet score parts with row points hold them as one packed column (see _packed).
+        self.packed = schema is not None and kind == "score" and bool(_ROW_POINT_COLUMNS & set(schema.names))
+        self.part_schema = _packed_schema(schema) if self.packed else schema
         self.parts: list[tuple[int, int, Path]] = []
         self.temp: Path | None = None
         self.removed = False
@@ -163,7 +166,7 @@ class PartsFolder:
 
     def part_data(self, data, result):
         """The chunk ``data`` (as the output holds it) as its part holds it."""
-        return _packed(data, result, self.with_input) if self.packed else data
+        return _packed(data, result) if self.packed else data
 
     def open(self, manifest: dict, resume: bool, partial_path: Path) -> None:
         """Create the folder with its ``job.json`` (``manifest``: the output's kind, format and columns and
@@ -280,7 +283,7 @@ class PartsFolder:
                 import pyarrow.parquet as pq
 
                 table = pq.read_table(path, schema=self.part_schema, page_checksum_verification=True)
-                sink.write(_unpacked(table, self.schema, self.with_input) if self.packed else table)
+                sink.write(_unpacked(table, self.schema) if self.packed else table)
             else:
                 with open(path, "rb") as f:
                     shutil.copyfileobj(f, sink)

@@ -1,14 +1,22 @@
 """Result columns and schemas: what a score or waits result file holds, and the input columns beside it.
 
-A score result has the columns :data:`SCORE_COLUMNS` and one int16 column per
-row id of :data:`fastscore.ROW_IDS`; a waits result :data:`WAITS_COLUMNS`.
-:func:`result_table` gives a result as the pyarrow Table of the Parquet
-output, and :func:`hand_records` a batch as input records (normalised
-notation).  Parquet results are dictionary-encoded and snappy-compressed,
-with statistics for every column but the row points (:func:`_parquet_options`).
+One layout in every format and input mode (the table of ``docs/formats.md``, "Output columns"):
+a score result has the columns :data:`SCORE_COLUMNS`, then its row points as
+:func:`rows_layout` chooses: ``"dense"``, one int16 column ``row_<id>`` per row id of
+:data:`fastscore.ROW_IDS` (:data:`ROW_COLUMNS`); ``"sparse"``, one column ``rows`` holding only
+the rows that scored (Parquet ``map<string, int16>``, JSON lines an object, CSV its JSON text;
+``Score.rows``); ``"none"``.  A waits result has :data:`WAITS_COLUMNS`: ``waits`` is the list
+of ``{tile, discard, self_draw}`` (Parquet ``list<struct<tile: string, discard: int32,
+self_draw: int32>>``, JSON lines a list of objects, CSV its JSON text), optionally followed by
+the older ``waits_json`` text.  :func:`result_columns` gives the names in order, :func:`result_table`
+a result as the pyarrow Table of the Parquet output, and :func:`hand_records` a batch as input
+records (normalised notation).  Parquet results are dictionary-encoded and snappy-compressed,
+with statistics for every column but the row points and the nested ones (:func:`_parquet_options`).
 """
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 
@@ -17,37 +25,65 @@ from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
 from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
-__all__ = ["RESULT_COLUMNS", "SCORE_COLUMNS", "WAITS_COLUMNS", "hand_records", "result_table"]
+__all__ = ["RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS", "SCORE_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON",
+           "hand_records", "input_keys", "result_columns", "result_table", "rows_layout"]
 
-#: Columns of a score result file (CSV and Parquet), in order; then one
-#: column per row id of :data:`fastscore.ROW_IDS` (points of that row).
+#: Columns of a score result, in order, in every format; then its row points (:func:`rows_layout`).
 SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payout", "error")
 
-#: Columns of a waits result file (CSV and Parquet).  ``waits_json`` is the
-#: JSON object ``{tile: {"discard": payout, "self_draw": payout}}``.
-WAITS_COLUMNS = ("n_waits", "waits_json", "error")
+#: The dense row-point columns, one int16 per row id of :data:`fastscore.ROW_IDS`, in that order:
+#: ``row_self_draw`` ... (prefixed: the row id ``closing`` is also an input column, a bool).
+ROW_COLUMNS = tuple(f"row_{rid}" for rid in ROW_IDS)
 
-#: The columns of a result file beside its input columns (``batch --sample``), in every format (JSON
-#: lines: ``rows`` and ``waits`` objects; CSV and Parquet: ``rows.<id>``): read back as input, a
-#: result's columns are skipped, not refused (:func:`fastscore.records.check_columns`).  A bare row id
-#: (``self_draw``) is not among them: it names a result column only in files without input columns.
-RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + ("rows", "waits") + tuple(f"rows.{rid}" for rid in ROW_IDS))
+#: The row-point layouts of a score result (:func:`rows_layout`).
+ROWS_LAYOUTS = ("dense", "sparse", "none")
+
+#: Columns of a waits result, in order, in every format.  ``waits``: the waiting tiles in kind
+#: order, each ``{tile, discard, self_draw}`` (payouts in points).
+WAITS_COLUMNS = ("n_waits", "waits", "error")
+
+#: The optional text column of a waits result (``waits-batch --waits-json``), after ``waits``: the JSON
+#: object ``{tile: {"discard": payout, "self_draw": payout}}`` (:meth:`fastscore.WaitsResult.waits_at`).
+WAITS_JSON = "waits_json"
+
+#: The columns of a result file beside its input columns (``batch --sample``), in every format: read
+#: back as input, a result's columns are skipped, not refused (:func:`fastscore.records.check_columns`).
+#: Also the ``rows.<id>`` row-point columns of files written by earlier versions.
+RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + ROW_COLUMNS + ("rows", WAITS_JSON)
+                           + tuple(f"rows.{rid}" for rid in ROW_IDS))
+
+def rows_layout(rows: str | None, format: str) -> str:
+    """The row-point layout of a score result: ``rows`` checked, or by default ``"dense"`` (CSV and
+    Parquet) or ``"sparse"`` (JSON lines: an object of the rows that scored, as :meth:`~fastscore.Score.to_dict`).
+
+    Raises
+    ------
+    ValueError
+        ``rows`` not one of :data:`ROWS_LAYOUTS` (nor None).
+    """
+    if rows is None:
+        return "sparse" if format == "jsonl" else "dense"
+    if rows not in ROWS_LAYOUTS:
+        raise ValueError(f"rows must be one of {', '.join(ROWS_LAYOUTS)}, got {rows!r}")
+    return rows
 
 
-def _format_blocks(concealed: np.ndarray) -> list[str]:
-    """Tenhou notation of each row of ``(N, 34)`` counts (one string per row), formatting
-    each distinct per-suit count vector once."""
-    n = concealed.shape[0]
-    parts = []
-    for suit, base, size in (("m", 0, 9), ("p", 9, 9), ("s", 18, 9), ("z", 27, 7)):
-        keys = concealed[:, base:base + size].astype(np.int64) @ (5 ** np.arange(size, dtype=np.int64))  # counts 0-4
-        unique, inverse = np.unique(keys, return_inverse=True)
-        texts = []
-        for key in unique.tolist():
-            digits = "".join(str(d + 1) * (key // 5**d % 5) for d in range(size))
-            texts.append(digits + suit if digits else "")
-        parts.append([texts[k] for k in inverse.reshape(n).tolist()])
-    return ["".join(row) for row in zip(*parts)]
+def result_columns(kind: str, rows: str = "dense", waits_json: bool = False) -> tuple[str, ...]:
+    """Names of a result's own columns, in order (after the kept and the input columns).
+
+    ``kind="score"``: :data:`SCORE_COLUMNS` then :data:`ROW_COLUMNS` (``rows="dense"``), ``rows``
+    (``"sparse"``) or nothing (``"none"``).  ``kind="waits"``: :data:`WAITS_COLUMNS`, with
+    :data:`WAITS_JSON` after ``waits`` when ``waits_json``.
+    """
+    if kind == "score":
+        return SCORE_COLUMNS + {"dense": ROW_COLUMNS, "sparse": ("rows",), "none": ()}[rows]
+    return ("n_waits", "waits") + ((WAITS_JSON,) if waits_json else ()) + ("error",)
+
+
+def input_keys(kind: str) -> tuple[str, ...]:
+    """The input columns written beside a result (``with_input``): :data:`fastscore.RECORD_KEYS`; for waits
+    without ``win`` (waits analysis has no winning tile: the column would be all null)."""
+    return RECORD_KEYS if kind == "score" else tuple(k for k in RECORD_KEYS if k != "win")
 
 
 _SET_TEXT = [[""] * len(TILE_NAMES)] + [
@@ -55,32 +91,90 @@ _SET_TEXT = [[""] * len(TILE_NAMES)] + [
     for kind in list(SetKind)[1:]
 ]
 _FLOWER_TEXT = ["".join(f"{n}f" for n in range(1, 9) if bits >> (n - 1) & 1) for bits in range(256)]
+_TEXTS: dict = {}  # pyarrow lookup arrays of the texts above (built once, when first needed)
+
+
+def _texts():
+    """The lookup arrays of :func:`_input_arrays`: set texts by
+    ``kind * 34 + tile`` (null: no set); tile names; winds; flower texts."""
+    import pyarrow as pa
+
+    if not _TEXTS:
+        _TEXTS["sets"] = pa.array([text or None for row in _SET_TEXT for text in row], pa.string())
+        _TEXTS["tiles"] = pa.array(TILE_NAMES, pa.string())
+        _TEXTS["winds"] = pa.array(list(WINDS), pa.string())
+        _TEXTS["flowers"] = pa.array(_FLOWER_TEXT, pa.string())
+    return _TEXTS
+
+
+def _take(values, index: np.ndarray, size: int, mask=None):
+    """``values[index]`` as a pyarrow array (an index outside ``[0, size)``, only on flagged rows, reads 0)."""
+    import pyarrow as pa
+
+    index = np.where((index >= 0) & (index < size), index, 0).astype(np.int32)
+    return values.take(pa.array(index, mask=mask))
+
+
+#: The characters of a hand's concealed tiles, in the order written: the digits of each suit, then its letter.
+_CONCEALED_CHARS = np.frombuffer(b"123456789m123456789p123456789s1234567z", dtype=np.uint8)
+_SUIT_LETTERS = (9, 19, 29, 37)  # the letters' places in _CONCEALED_CHARS
+
+
+def _concealed_texts(concealed: np.ndarray):
+    """Tenhou notation of each row of ``(N, 34)`` counts (``"1199m77p"``) as a pyarrow string array, built
+    by numpy: each digit repeated by its count, each suit's letter once after a suit held."""
+    import pyarrow as pa
+
+    n = concealed.shape[0]
+    counts = np.zeros((n, len(_CONCEALED_CHARS)), dtype=np.int64)
+    held = np.delete(np.arange(len(_CONCEALED_CHARS)), _SUIT_LETTERS)
+    counts[:, held] = np.minimum(concealed, 4)  # more only on flagged rows
+    for letter, (base, size) in zip(_SUIT_LETTERS, ((0, 9), (9, 9), (18, 9), (27, 7))):
+        counts[:, letter] = concealed[:, base:base + size].any(axis=1)
+    data = np.repeat(np.broadcast_to(_CONCEALED_CHARS, counts.shape).reshape(-1), counts.reshape(-1))
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(counts.sum(axis=1), out=offsets[1:])
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def _input_arrays(batch: HandBatch) -> dict:
+    """The batch as input-record columns (see :func:`hand_records`), pyarrow arrays of the Parquet input
+    types, built by numpy and pyarrow's kernels (no Python per row): the hand is its concealed tiles
+    (:func:`_concealed_texts`) and its declared sets, joined; flagged rows null in every column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = _texts()
+    n = len(batch)
+    bad = batch.error != 0
+    concealed = _concealed_texts(batch.concealed)
+    # Never null (a hand holds a concealed tile; "" only on flagged rows): pyarrow 26's join drops a row
+    # whose values are all null.
+    parts = [concealed]
+    if (batch.declared[:, :, 0] != 0).any():
+        kinds = batch.declared[:, :, 0].astype(np.int32)
+        tiles = batch.declared[:, :, 1].astype(np.int32)
+        ok = (kinds >= 0) & (kinds < len(_SET_TEXT)) & (tiles >= 0) & (tiles < len(TILE_NAMES))
+        index = np.where(ok, kinds * len(TILE_NAMES) + tiles, 0)
+        parts += [_take(texts["sets"], index[:, k], len(texts["sets"])) for k in range(kinds.shape[1])]
+    hands = pc.binary_join_element_wise(*parts, " ", null_handling="skip") if len(parts) > 1 else parts[0]
+    hands = pc.if_else(pa.array(bad), pa.nulls(n, pa.string()), hands)
+    win = batch.win.astype(np.int32)
+    return {
+        "hand": hands,
+        "win": _take(texts["tiles"], win, len(TILE_NAMES), mask=bad | (win < 0)),
+        "self_drawn": pa.array(batch.self_drawn.astype(np.bool_), mask=bad),
+        "seat": _take(texts["winds"], batch.seat.astype(np.int32), 4, mask=bad),
+        "round": _take(texts["winds"], batch.round.astype(np.int32), 4, mask=bad),
+        "flowers": _take(texts["flowers"], batch.flowers.astype(np.int32), 256, mask=bad),
+        "streak": pa.array(batch.streak.astype(np.int32), mask=bad),
+        "closing": pa.array(batch.closing.astype(np.bool_), mask=bad),
+    }
 
 
 def _input_columns(batch: HandBatch) -> dict[str, list]:
-    """The batch as input-record columns (see :func:`hand_records`)."""
-    hands = _format_blocks(batch.concealed)
-    if (batch.declared[:, :, 0] != 0).any():
-        kinds = batch.declared[:, :, 0].tolist()
-        tiles = batch.declared[:, :, 1].tolist()
-        for i in np.flatnonzero((batch.declared[:, :, 0] != 0).any(axis=1)).tolist():
-            sets = [_SET_TEXT[k][t] for k, t in zip(kinds[i], tiles[i]) if k]
-            hands[i] = " ".join([hands[i]] + sets) if hands[i] else " ".join(sets)
-    winds = list(WINDS)
-    columns = {
-        "hand": hands,
-        "win": [TILE_NAMES[t] if t >= 0 else None for t in batch.win.tolist()],
-        "self_drawn": batch.self_drawn.tolist(),
-        "seat": [winds[w] for w in batch.seat.tolist()],
-        "round": [winds[w] for w in batch.round.tolist()],
-        "flowers": [_FLOWER_TEXT[f] for f in batch.flowers.tolist()],
-        "streak": batch.streak.tolist(),
-        "closing": batch.closing.tolist(),
-    }
-    for i in np.flatnonzero(batch.error).tolist():
-        for values in columns.values():
-            values[i] = None
-    return columns
+    """The batch as input-record columns of Python values (see :func:`hand_records`)."""
+    return {name: values.to_pylist() for name, values in _input_arrays(batch).items()}
 
 
 def hand_records(batch: HandBatch) -> list[dict]:
@@ -107,105 +201,192 @@ def _errors(result) -> list:
     return errors
 
 
-def _score_records(result) -> list[dict]:
-    """``list(result.to_records())`` for a :class:`~fastscore.BatchResult`, built from
-    its columns in one pass (a test checks the two agree)."""
-    n = len(result)
+def _hits(mask: np.ndarray):
+    """``(offsets, flat indices, columns)`` of the True entries of the ``(N, K)`` bool ``mask``, row by row:
+    row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets; one pass of numpy over the mask,
+    twice as quick as ``np.nonzero`` of a 2-d array)."""
+    n, width = mask.shape
+    flat = np.flatnonzero(mask.reshape(-1))
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(mask.sum(axis=1, dtype=np.int32), out=offsets[1:])
+    return offsets, flat, (flat % width).astype(np.int32)
+
+
+def _row_hits(row_points: np.ndarray):
+    """``(offsets, row ids, points)`` of the rows that scored in ``row_points`` ``(N, R) int16``, row by row
+    in :data:`ROW_IDS` order (int32 offsets and row id indices, int16 points; :func:`_hits`)."""
+    points = np.ascontiguousarray(row_points)
+    offsets, flat, cols = _hits(points != 0)
+    return offsets, cols, points.reshape(-1)[flat]
+
+
+def _wait_hits(result):
+    """``(offsets, tiles, discard, self_draw)`` of the waits, row by row in kind order (:func:`_hits`)."""
+    offsets, flat, tiles = _hits(np.ascontiguousarray(result.mask, dtype=np.bool_))
+    return (offsets, tiles, np.ascontiguousarray(result.payout_discard).reshape(-1)[flat],
+            np.ascontiguousarray(result.payout_self_draw).reshape(-1)[flat])
+
+
+def _nested(offsets, items: list) -> list:
+    """``items`` cut into one list per row by ``offsets``."""
+    bounds = offsets.tolist()
+    return [items[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _score_values(result, rows: str) -> dict:
+    """The result's own columns as Python values (JSON lines and CSV), keyed by :func:`result_columns`
+    name: ``rows`` (sparse) a dict per row of the rows that scored, as :attr:`fastscore.Score.rows`."""
     names = (None,) + SHAPE_NAMES
-    rows: list[dict] = [{} for _ in range(n)]
-    hit_rows, hit_cols = np.nonzero(result.row_points)
-    for i, r, v in zip(hit_rows.tolist(), hit_cols.tolist(), result.row_points[hit_rows, hit_cols].tolist()):
-        rows[i][ROW_IDS[r]] = v
-    columns = zip(
-        result.is_win.tolist(), [names[s + 1] for s in result.shape.tolist()], rows, result.points.tolist(),
-        result.chicken.tolist(), result.total.tolist(), result.legal.tolist(), result.payout.tolist(), _errors(result),
-    )
-    keys = ("is_win", "shape", "rows", "points", "chicken", "total", "legal", "payout", "error")
-    return [dict(zip(keys, values)) for values in columns]
-
-
-def _row_columns(with_input: bool) -> tuple[str, ...]:
-    """Names of the row-point columns: the row ids, or ``rows.<id>`` beside input
-    columns (the row id ``closing`` would clash with the input column ``closing``)."""
-    return tuple(f"rows.{rid}" for rid in ROW_IDS) if with_input else ROW_IDS
-
-
-def _score_columns(result, with_input: bool) -> dict:
-    """Result columns as numpy arrays / lists, keyed by output column name."""
     columns = {
-        "is_win": result.is_win,
-        "shape": result.shape,
-        "points": result.points,
-        "chicken": result.chicken,
-        "total": result.total,
-        "legal": result.legal,
-        "payout": result.payout,
+        "is_win": result.is_win.tolist(),
+        "shape": [names[s + 1] for s in result.shape.tolist()],
+        "points": result.points.tolist(),
+        "chicken": result.chicken.tolist(),
+        "total": result.total.tolist(),
+        "legal": result.legal.tolist(),
+        "payout": result.payout.tolist(),
         "error": _errors(result),
     }
-    points = np.ascontiguousarray(result.row_points.T)  # one copy: each row id's points contiguous
-    for r, name in enumerate(_row_columns(with_input)):
-        columns[name] = points[r]
+    if rows == "dense":
+        points = np.ascontiguousarray(result.row_points.T)
+        columns.update((name, points[r].tolist()) for r, name in enumerate(ROW_COLUMNS))
+    elif rows == "sparse":
+        offsets, cols, points = _row_hits(result.row_points)
+        ids = [ROW_IDS[c] for c in cols.tolist()]
+        columns["rows"] = [dict(pairs) for pairs in _nested(offsets, list(zip(ids, points.tolist())))]
     return columns
 
 
-def _waits_columns(result) -> dict:
+def _waits_values(result, waits_json: bool) -> dict:
+    """The result's own columns as Python values (JSON lines and CSV): ``waits`` a list per row of
+    ``{"tile", "discard", "self_draw"}`` dicts."""
+    offsets, tiles, discard, self_draw = _wait_hits(result)
+    waits = [{"tile": TILE_NAMES[t], "discard": d, "self_draw": s}
+             for t, d, s in zip(tiles.tolist(), discard.tolist(), self_draw.tolist())]
+    columns = {"n_waits": np.asarray(result.n_waits).tolist(), "waits": _nested(offsets, waits), "error": _errors(result)}
+    if waits_json:
+        columns[WAITS_JSON] = _waits_json(result).to_pylist()
+    return columns
+
+
+def result_values(result, kind: str, rows: str = "dense", waits_json: bool = False) -> dict:
+    """A result's own columns (:func:`result_columns`) as lists of Python values, JSON-able."""
+    return _score_values(result, rows) if kind == "score" else _waits_values(result, waits_json)
+
+
+def _waits_json(result):
     """``waits_json`` as a pyarrow string array written by a compiled kernel (each row the text of
     ``json.dumps(result.waits_at(i), separators=(",", ":"))``; :mod:`fastscore.waits_text`)."""
     import pyarrow as pa
 
     from ..waits_text import waits_json_array
 
-    return {
-        "n_waits": np.asarray(result.n_waits, dtype=np.int16),
-        "waits_json": waits_json_array(result.mask, result.payout_discard, result.payout_self_draw).cast(pa.string()),
-        "error": _errors(result),
-    }
+    return waits_json_array(result.mask, result.payout_discard, result.payout_self_draw).cast(pa.string())
+
+
+def csv_cell(value):
+    """A nested value (the ``rows`` dict, the ``waits`` list) as its CSV cell: compact JSON text."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- Parquet
+
+
+def _rows_type():
+    import pyarrow as pa
+
+    return pa.map_(pa.string(), pa.int16())
+
+
+def _waits_type():
+    import pyarrow as pa
+
+    wait = pa.struct([pa.field("tile", pa.string(), nullable=False), pa.field("discard", pa.int32(), nullable=False),
+                      pa.field("self_draw", pa.int32(), nullable=False)])
+    return pa.list_(pa.field("element", wait, nullable=False))  # Parquet's name: the schema reads back the same
+
+
+_ROW_NAMES = None  # pyarrow arrays of the row ids and the tile names (taken from, per chunk)
+_TILE_NAMES = None
+
+
+def _rows_array(row_points: np.ndarray):
+    """The sparse ``rows`` column of ``row_points`` ``(N, R) int16``: a ``map<string, int16>`` per row,
+    of the rows that scored."""
+    import pyarrow as pa
+
+    global _ROW_NAMES
+    if _ROW_NAMES is None:
+        _ROW_NAMES = pa.array(ROW_IDS, pa.string())
+    offsets, cols, points = _row_hits(row_points)
+    return pa.MapArray.from_arrays(pa.array(offsets), _ROW_NAMES.take(pa.array(cols)), pa.array(points),
+                                   type=_rows_type())
+
+
+def _waits_array(result):
+    """The ``waits`` column: a list per row of ``{tile, discard, self_draw}`` structs, in kind order."""
+    import pyarrow as pa
+
+    global _TILE_NAMES
+    if _TILE_NAMES is None:
+        _TILE_NAMES = pa.array(TILE_NAMES, pa.string())
+    offsets, tiles, discard, self_draw = _wait_hits(result)
+    kind = _waits_type()
+    waits = pa.StructArray.from_arrays(
+        [_TILE_NAMES.take(pa.array(tiles)), pa.array(discard.astype(np.int32)), pa.array(self_draw.astype(np.int32))],
+        fields=list(kind.value_type))
+    return pa.ListArray.from_arrays(pa.array(offsets), waits, type=kind)
 
 
 _INPUT_TYPES = {"self_drawn": "bool_", "closing": "bool_", "streak": "int32"}
 
 
-def _arrow_schema(kind: str, with_input: bool, kept=None):
-    """The output schema.  Columns that always have a value (0 or False on a flagged row) are
-    declared not null: Parquet then stores no null flags for them, which also makes the file
-    about a tenth quicker to write.  ``shape`` (no interpretation), ``error``, ``waits_json``
-    and the input columns may be null."""
+def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", waits_json: bool = False):
+    """The output schema.  Columns that always have a value (0 or False on a flagged row; an empty
+    ``rows`` map or ``waits`` list) are declared not null: Parquet then stores no null flags for them,
+    which also makes the file about a tenth quicker to write.  ``shape`` (no interpretation),
+    ``error`` and the input columns may be null."""
     import pyarrow as pa
 
     fields = list(kept) if kept is not None else []  # the kept input columns (--keep), first
     if with_input:
-        fields += [pa.field(k, getattr(pa, _INPUT_TYPES.get(k, "string"))()) for k in RECORD_KEYS]
-    if kind == "score":
-        fields += [
-            pa.field("is_win", pa.bool_(), nullable=False),
-            pa.field("shape", pa.dictionary(pa.int8(), pa.string())),
-            pa.field("points", pa.int32(), nullable=False),
-            pa.field("chicken", pa.bool_(), nullable=False),
-            pa.field("total", pa.int32(), nullable=False),
-            pa.field("legal", pa.bool_(), nullable=False),
-            pa.field("payout", pa.int32(), nullable=False),
-            pa.field("error", pa.string()),
-        ]
-        fields += [pa.field(name, pa.int16(), nullable=False) for name in _row_columns(with_input)]
-    else:
-        fields += [pa.field("n_waits", pa.int16(), nullable=False), pa.field("waits_json", pa.string()),
-                   pa.field("error", pa.string())]
+        fields += [pa.field(k, getattr(pa, _INPUT_TYPES.get(k, "string"))()) for k in input_keys(kind)]
+    types = {
+        "is_win": pa.bool_(), "shape": pa.dictionary(pa.int8(), pa.string()), "points": pa.int32(),
+        "chicken": pa.bool_(), "total": pa.int32(), "legal": pa.bool_(), "payout": pa.int32(),
+        "error": pa.string(), "rows": _rows_type(), "n_waits": pa.int16(), "waits": _waits_type(),
+        WAITS_JSON: pa.string(),
+    }
+    nullable = {"shape", "error"}
+    for name in result_columns(kind, rows, waits_json):
+        fields.append(pa.field(name, types.get(name, pa.int16()), nullable=name in nullable))
     return pa.schema(fields)
 
 
 def _result_table(result, kind: str, schema, inputs=None):
+    """The chunk as a pyarrow Table of ``schema`` (:func:`_arrow_schema`: which columns it holds)."""
     import pyarrow as pa
 
     with_input = inputs is not None and "hand" in inputs  # else no inputs, or only the kept columns
+    names = set(schema.names)
     if kind == "score":
-        columns = _score_columns(result, with_input)
+        columns = {"is_win": result.is_win, "points": result.points, "chicken": result.chicken,
+                   "total": result.total, "legal": result.legal, "payout": result.payout, "error": _errors(result)}
         shape = result.shape
         columns["shape"] = pa.DictionaryArray.from_arrays(
             pa.array(np.where(shape < 0, 0, shape).astype(np.int8), mask=shape < 0),
             pa.array(SHAPE_NAMES, pa.string()),
         )
+        if ROW_COLUMNS[0] in names:
+            points = np.ascontiguousarray(result.row_points.T)  # one copy: each row id's points contiguous
+            columns.update((name, points[r]) for r, name in enumerate(ROW_COLUMNS))
+        if "rows" in names:
+            columns["rows"] = _rows_array(result.row_points)
     else:
-        columns = _waits_columns(result)
+        columns = {"n_waits": np.asarray(result.n_waits, dtype=np.int16), "waits": _waits_array(result),
+                   "error": _errors(result)}
+        if WAITS_JSON in names:
+            columns[WAITS_JSON] = _waits_json(result)
     arrays = []
     kept = inputs.get("__kept__") if inputs is not None else None  # the kept columns (ResultWriter.write)
     for field in schema:
@@ -221,29 +402,50 @@ def _result_table(result, kind: str, schema, inputs=None):
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def result_table(result, kind: str = "score", *, rows: str = "dense", waits_json: bool = False):
+    """A result as a pyarrow Table with the Parquet output schema of ``fastscore batch`` / ``waits-batch``.
 
-def result_table(result, kind: str = "score"):
-    """A :class:`~fastscore.BatchResult` (``kind="score"``) or :class:`~fastscore.WaitsResult`
-    (``kind="waits"``) as a pyarrow Table with the Parquet output schema of ``fastscore batch``."""
-    return _result_table(result, kind, _arrow_schema(kind, False))
+    Parameters
+    ----------
+    result : BatchResult or WaitsResult
+        Of :func:`~fastscore.score_batch` (``kind="score"``) or :func:`~fastscore.waits_batch` (``"waits"``).
+    rows : {"dense", "sparse", "none"}
+        Score: the row points as 45 int16 columns ``row_<id>``, one ``rows`` column
+        ``map<string, int16>`` of the rows that scored, or none (:func:`result_columns`).
+    waits_json : bool
+        Waits: also the ``waits_json`` text column.
+
+    Returns
+    -------
+    pyarrow.Table
+        N rows, columns :func:`result_columns` (types: ``docs/formats.md``, "Output columns").
+
+    Raises
+    ------
+    ValueError
+        ``rows`` not one of :data:`ROWS_LAYOUTS`.
+    """
+    return _result_table(result, kind, _arrow_schema(kind, False, rows=rows_layout(rows, "parquet"),
+                                                     waits_json=waits_json))
 
 
 def _parquet_options(schema, part: bool = False) -> dict:
     """``pyarrow.parquet.ParquetWriter`` options of a result file (``part``: of a resumable run's part).
 
     The output: dictionary encoding everywhere (the row-point columns are almost all 0, a
-    few bits a row run-length encoded), snappy, statistics only for the columns other than
+    few bits a row run-length encoded), snappy, statistics only for the flat columns other than
     the row points (45 columns of statistics cost more than their encoding and no reader
-    filters on them).  A part is read back only by a resumed run: plain values (dictionary
-    encoding only for strings), no statistics.  Both carry page checksums (CRC-32 of each page),
-    which fastscore's readers verify (:func:`fastscore.io.formats.parquet_file`).
+    filters on them; nor on the ``rows`` and ``waits`` entries).  A part is read back only by a
+    resumed run: plain values (dictionary encoding only for strings), no statistics.  Both carry
+    page checksums (CRC-32 of each page), which fastscore's readers verify
+    (:func:`fastscore.io.formats.parquet_file`).
     """
     import pyarrow as pa
 
-    rows = set(ROW_IDS) | {f"rows.{rid}" for rid in ROW_IDS}
     if part:
         strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
         return {"compression": "snappy", "use_dictionary": strings, "write_statistics": False,
                 "write_page_checksum": True}
+    skip = set(ROW_COLUMNS) | {"rows", "waits"}
     return {"compression": "snappy", "use_dictionary": True,
-            "write_statistics": [f.name for f in schema if f.name not in rows], "write_page_checksum": True}
+            "write_statistics": [f.name for f in schema if f.name not in skip], "write_page_checksum": True}

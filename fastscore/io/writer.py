@@ -32,21 +32,19 @@ import numpy as np
 from .._jit import threads_may_share_kernels
 from .._lock import OutputLock
 from ..batch import HandBatch
-from ..records import RECORD_KEYS
-from ..rules import SHAPE_NAMES
 from .formats import COLUMNS_KEY, columns_digest, file_format
 from .parts import PartsFolder, naming_path
 from .schemas import (
-    SCORE_COLUMNS,
-    WAITS_COLUMNS,
     _arrow_schema,
+    _input_arrays,
     _input_columns,
     _parquet_options,
     _result_table,
-    _row_columns,
-    _score_columns,
-    _score_records,
-    _waits_columns,
+    csv_cell,
+    input_keys,
+    result_columns,
+    result_values,
+    rows_layout,
 )
 
 __all__ = ["ROW_GROUP_ROWS", "ResultWriter", "open_writer"]
@@ -136,6 +134,11 @@ class ResultWriter:
         The folder ``.<name>.parts`` of completed chunks, with a ``job``; else None.
     kind : str
         ``"score"`` or ``"waits"``.
+    rows : str or None
+        The row-point layout of a score output (``"dense"``, ``"sparse"``, ``"none"``;
+        :func:`fastscore.io.schemas.rows_layout`); None for waits.
+    waits_json : bool
+        A waits output also holds the ``waits_json`` text column.
     format : str
         ``"jsonl"``, ``"csv"`` or ``"parquet"``.
     rows_written : int
@@ -149,14 +152,21 @@ class ResultWriter:
     """
 
     def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
-                 resume: bool = False, lock: OutputLock | None = None, kept=None):
+                 resume: bool = False, lock: OutputLock | None = None, kept=None, rows: str | None = None,
+                 waits_json: bool = False):
         if kind not in ("score", "waits"):
             raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
+        if kind == "waits" and rows is not None:
+            raise ValueError(f"{path}: rows={rows!r} is for score results (a waits result has no row points)")
+        if kind == "score" and waits_json:
+            raise ValueError(f"{path}: waits_json=True is for waits results")
         if resume and job is None:
             raise ValueError(f"{path}: resume=True needs the job's description (job=...)")
         self.path = Path(path)
         self.kind = kind
         self.format = file_format(path)
+        self.rows = rows_layout(rows, self.format) if kind == "score" else None
+        self.waits_json = bool(waits_json)
         self.with_input = with_input
         self.kept = kept if kept is not None and len(kept) else None  # the kept columns' pyarrow schema
         self.partial_path = self.path.with_name(f".{self.path.name}.partial")
@@ -164,9 +174,10 @@ class ResultWriter:
         self.resumed_rows = 0
         self.removed_parts = False
         self.closed = False
-        self._schema = _arrow_schema(kind, with_input, self.kept) if self.format == "parquet" else None
+        self._schema = (_arrow_schema(kind, with_input, self.kept, self.rows, self.waits_json)
+                        if self.format == "parquet" else None)
         # The parts folder (with a job): completed chunks, for a resumed run.
-        self._folder = PartsFolder(self.path, self.format, kind, self._schema, with_input) if job is not None else None
+        self._folder = PartsFolder(self.path, self.format, kind, self._schema) if job is not None else None
         self.parts_path = self._folder.path if self._folder is not None else None
         self._sink = None  # the file at partial_path: a _ParquetSink or a binary file
         self._pool = None  # the thread that writes chunks (started by the first write)
@@ -208,8 +219,8 @@ class ResultWriter:
     def _columns(self) -> list[str]:
         """Column names of the output (CSV header; Parquet schema)."""
         names = list(self.kept.names) if self.kept is not None else []
-        names += list(RECORD_KEYS) if self.with_input else []
-        return names + list(SCORE_COLUMNS + _row_columns(self.with_input) if self.kind == "score" else WAITS_COLUMNS)
+        names += list(input_keys(self.kind)) if self.with_input else []
+        return names + list(result_columns(self.kind, self.rows, self.waits_json))
 
     def _open_parts(self, job: Mapping, resume: bool) -> None:
         """Create :attr:`parts_path` with its ``job.json``, or (``resume``) take up an interrupted run's."""
@@ -269,7 +280,9 @@ class ResultWriter:
         if self.with_input:
             if batch is None or len(batch) != n:
                 raise ValueError(f"{self.path}: with_input=True needs the chunk's HandBatch of {n} rows")
-            inputs = _input_columns(batch)  # here: the caller may change its batch once write returns
+            # here: the caller may change its batch once write returns (Parquet: pyarrow arrays)
+            columns = _input_arrays(batch) if self.format == "parquet" else _input_columns(batch)
+            inputs = {k: columns[k] for k in input_keys(self.kind)}
         if self.kept is not None:
             if kept is None or kept.num_rows != n or kept.schema.names != self.kept.names:
                 raise ValueError(f"{self.path}: the writer keeps the columns {', '.join(self.kept.names)}; "
@@ -332,7 +345,9 @@ class ResultWriter:
                     self._in_flight = None
 
     def _jsonl_bytes(self, result, inputs) -> bytes:
-        records = _score_records(result) if self.kind == "score" else list(result.to_records())
+        columns = result_values(result, self.kind, self.rows, self.waits_json)
+        names = result_columns(self.kind, self.rows, self.waits_json)
+        records = [dict(zip(names, values)) for values in zip(*(columns[k] for k in names))]
         inputs, kept = _split_kept(inputs)
         if inputs:
             keys = list(inputs)
@@ -345,19 +360,14 @@ class ResultWriter:
         return "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in records).encode("utf-8")
 
     def _csv_bytes(self, result, inputs) -> bytes:
-        if self.kind == "score":
-            columns = _score_columns(result, self.with_input)
-            shapes = ("",) + SHAPE_NAMES
-            columns["shape"] = [shapes[s + 1] for s in result.shape.tolist()]
-            names = SCORE_COLUMNS + _row_columns(self.with_input)
-        else:
-            columns = _waits_columns(result)
-            columns["waits_json"] = columns["waits_json"].to_pylist()
-            names = WAITS_COLUMNS
+        columns = result_values(result, self.kind, self.rows, self.waits_json)
+        for name in ("rows", "waits"):  # nested values: their JSON text
+            if name in columns:
+                columns[name] = [csv_cell(value) for value in columns[name]]
         inputs, kept = _split_kept(inputs)
         cells = [_csv_column(column.to_pylist()) for column in kept.columns] if kept is not None else []
-        cells += [_csv_column(inputs[k]) for k in RECORD_KEYS] if inputs else []
-        cells += [_csv_column(columns[name]) for name in names]
+        cells += [_csv_column(inputs[k]) for k in input_keys(self.kind)] if inputs else []
+        cells += [_csv_column(columns[name]) for name in result_columns(self.kind, self.rows, self.waits_json)]
         return _csv_text(zip(*cells))
 
     def _parquet_table(self, result, inputs):
@@ -456,6 +466,8 @@ def open_writer(
     resume: bool = False,
     lock: OutputLock | None = None,
     kept=None,
+    rows: str | None = None,
+    waits_json: bool = False,
 ) -> ResultWriter:
     """Open a result file for chunked, atomic writing; the format follows the extension.
 
@@ -469,9 +481,8 @@ def open_writer(
         ``fastscore.waits_batch``.
     with_input : bool
         Also write each row's hand record (columns :data:`fastscore.RECORD_KEYS`,
-        first); :meth:`ResultWriter.write` then needs the chunk's batch.  The
-        file then reads back as input.  CSV and Parquet row-point columns are
-        then named ``rows.<id>``, since row id ``closing`` is also an input column.
+        first; for waits without ``win``, which waits analysis has not); :meth:`ResultWriter.write`
+        then needs the chunk's batch.  The file then reads back as input (the result columns are skipped).
     kept : pyarrow.Schema, optional
         Input columns carried through (``--keep``; :func:`fastscore.io.check_input` gives
         their schema): written first, before any other column, in every format (Parquet
@@ -488,33 +499,33 @@ def open_writer(
         same job (none found: start at row 0).  The caller continues from input
         row :attr:`ResultWriter.rows_written`
         (``iter_batches(..., start_row=writer.rows_written)``).
+    rows : {"dense", "sparse", "none"}, optional
+        ``kind="score"``: the row points as 45 int16 columns ``row_<id>`` (``"dense"``), as one
+        column ``rows`` of the rows that scored (``"sparse"``: Parquet ``map<string, int16>``,
+        JSON lines an object, CSV its JSON text), or not at all (``"none"``).  Default: dense in
+        CSV and Parquet, sparse in JSON lines.
+    waits_json : bool
+        ``kind="waits"``: also the column ``waits_json``, the JSON text
+        ``{tile: {"discard": p, "self_draw": p}}``, after ``waits``.
 
     Returns
     -------
     ResultWriter
         A context manager; rows keep the order they are written in.
 
-    Layout per format, ``kind="score"``:
-
-    - JSON lines: one :meth:`~fastscore.BatchResult.to_records` object per
-      line (``rows`` a nested object of the non-zero rows, ``error`` null or the message).
-    - CSV: columns :data:`SCORE_COLUMNS` then one column per row id of
-      :data:`fastscore.ROW_IDS`; booleans ``true``/``false``, empty ``shape``
-      for no interpretation, empty ``error`` for scored rows.
-    - Parquet: ``is_win``/``chicken``/``legal`` bool, ``shape``
-      dictionary<int8, string> (null: no interpretation),
-      ``points``/``total``/``payout`` int32 (points), ``error`` string (null:
-      scored), one int16 column per row id.
-
-    ``kind="waits"``: JSON lines as ``WaitsResult.to_records()``
-    (``{"waits": {tile: {"discard": p, "self_draw": p}}, "n_waits", "error"}``);
-    CSV and Parquet columns :data:`WAITS_COLUMNS` (Parquet ``n_waits`` int16,
-    ``waits_json`` and ``error`` string).
+    The same columns, in the same order, in every format
+    (:func:`fastscore.io.schemas.result_columns`; types in ``docs/formats.md``, "Output columns"):
+    score :data:`~fastscore.io.SCORE_COLUMNS` then the row points; waits
+    :data:`~fastscore.io.WAITS_COLUMNS` (``waits`` a list of ``{tile, discard, self_draw}``).
+    JSON lines: one object per line, ``null`` for a missing value.  CSV: booleans
+    ``true``/``false``, an empty cell for a missing value, ``rows`` and ``waits`` as JSON text.
+    Parquet: the types of :func:`fastscore.io.result_table`.
 
     Raises
     ------
     ValueError
-        Unknown extension or kind; ``job`` not JSON-able; with ``resume``, an
+        Unknown extension or kind; ``rows`` unknown or given for waits, ``waits_json`` for
+        score; ``job`` not JSON-able; with ``resume``, an
         interrupted run whose ``job.json`` differs from ``job`` (the message
         lists the differences) or cannot be read.
     OSError
@@ -528,5 +539,6 @@ def open_writer(
     ...         out.write(score_batch(batch), start)
     ...         start += len(batch)
     """
-    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock, kept=kept)
+    return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock, kept=kept, rows=rows,
+                        waits_json=waits_json)
 
