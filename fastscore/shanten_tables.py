@@ -32,9 +32,6 @@ against each other and against brute force.
 
 from __future__ import annotations
 
-import os
-import sys
-import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,7 +39,7 @@ import numpy as np
 
 from ._cache import user_cache_dir
 from ._jit import jit
-from .tables import _huge_page_empty, table_digest
+from .tables import _huge_page_empty, load_or_build, table_digest
 
 __all__ = ["DIST_BITS", "DIST_MASK", "ORPHAN_GAIN_SHIFT", "ORPHAN_EYES_BIT", "ORPHAN_SHEUNG_MASKS",
            "build_table", "shanten_tables"]
@@ -157,23 +154,7 @@ def _paths() -> dict[str, Path]:
 def shanten_tables() -> tuple[np.ndarray, np.ndarray]:
     """``(number_table (5**9,) uint64, honour_table (5**7,) uint64)``, loaded from the cache or built
     (and cached) on first use, once a process; read-only.  The kernels take them as arguments."""
-    paths = _paths()
-    try:
-        tables = tuple(np.load(paths[name]) for name in TABLE_NAMES)
-    except (OSError, ValueError):
-        start = time.perf_counter()
-        tables = (build_table(9), build_table(7))
-        try:
-            for (name, path), array in zip(paths.items(), tables):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-                np.save(tmp, array)
-                os.replace(tmp, path)
-        except OSError as exc:
-            print(f"fastscore: could not cache shanten tables in {user_cache_dir()}: {exc}", file=sys.stderr)
-        else:
-            print(f"fastscore: built shanten tables in {time.perf_counter() - start:.1f} s, cached in "
-                  f"{user_cache_dir()}", file=sys.stderr)
+    tables = load_or_build(_paths(), lambda: (build_table(9), build_table(7)), "shanten tables")
     number = _huge_page_empty(tables[0].shape[0], np.uint64)
     number[:] = tables[0]
     honour = np.array(tables[1])

@@ -309,26 +309,31 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     -------
     (suit_info (5**9,) uint32, dec_offset (5**9 + 1,) int32, dec_words (K,) int64)
     """
-    paths = _paths()
+    return load_or_build(_paths(), build_tables, "suit tables")
+
+
+def load_or_build(paths: dict[str, Path], build, what: str) -> tuple[np.ndarray, ...]:
+    """The arrays cached at ``paths`` (name to ``.npy`` file, in order), or, when one is missing or
+    unreadable, ``build()``'s (a tuple in that order), saved there (atomically: a temporary file then a
+    rename) with one line on stderr naming ``what`` was built and how long it took.  A cache that
+    cannot be written is said on stderr and the built arrays are returned all the same."""
     try:
-        return tuple(np.load(paths[name]) for name in TABLE_NAMES)
+        return tuple(np.load(path) for path in paths.values())
     except (OSError, ValueError):
         pass
     start = time.perf_counter()
-    tables = build_tables()
+    tables = build()
+    folder = next(iter(paths.values())).parent
     try:
-        for (name, path), array in zip(paths.items(), tables):
+        for path, array in zip(paths.values(), tables):
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
             np.save(tmp, array)
             os.replace(tmp, path)
     except OSError as exc:
-        print(f"fastscore: could not cache suit tables in {paths['suit_info'].parent}: {exc}", file=sys.stderr)
+        print(f"fastscore: could not cache {what} in {folder}: {exc}", file=sys.stderr)
     else:
-        print(
-            f"fastscore: built suit tables in {time.perf_counter() - start:.1f} s, cached in {cache_dir()}",
-            file=sys.stderr,
-        )
+        print(f"fastscore: built {what} in {time.perf_counter() - start:.1f} s, cached in {folder}", file=sys.stderr)
     return tables
 
 

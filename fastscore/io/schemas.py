@@ -52,6 +52,7 @@ WAITS_JSON = "waits_json"
 RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + ROW_COLUMNS + ("rows", WAITS_JSON)
                            + tuple(f"rows.{rid}" for rid in ROW_IDS))
 
+
 def rows_layout(rows: str | None, format: str) -> str:
     """The row-point layout of a score result: ``rows`` checked, or by default ``"dense"`` (CSV and
     Parquet) or ``"sparse"`` (JSON lines: an object of the rows that scored, as :meth:`~fastscore.Score.to_dict`).

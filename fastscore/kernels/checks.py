@@ -325,6 +325,16 @@ def row_fault(concealed, declared, win, seat, round_wind, streak, closing, requi
 
 
 @jit_inline
+def row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, require_win, i):
+    """The code a batch kernel writes for row ``i``: ``error[i]`` (N,) uint8 for a row flagged already
+    (by the reader), else :func:`row_fault`'s low byte (0: valid, :data:`FLAGGED`: failed a check)."""
+    code = error[i]
+    if code == 0:
+        code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, require_win, i) & 255
+    return code
+
+
+@jit_inline
 def hand_fault(concealed, declared, i, win, seat, round_wind, streak, closing, require_win):
     """:func:`row_fault` of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2), its context
     given as numbers (for one hand, :mod:`fastscore.kernels.single`): ``win`` -128 to 127, ``seat``,

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, prange
 from ..tiles import N_KINDS
-from .checks import hand_fault, row_fault
+from .checks import hand_fault, row_check_code
 from .decompose import suit_code
 from .shanten import (
     NO_SHAPE,
@@ -180,9 +180,7 @@ def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, 
     :func:`make_shanten_scratch`'s ``scratch``."""
     counts, declared_counts, work = scratch
     for i in range(lo, hi):
-        code = error[i]
-        if code == 0:
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code != 0:
             for t in range(N_KINDS):

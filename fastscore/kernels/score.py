@@ -52,7 +52,7 @@ from .features import Shape, context, interpretation, load_hand, self_drawn_cont
 from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
     evaluate_interpretation_inline
 from .bits import prefetch
-from .checks import row_fault
+from .checks import row_check_code
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
 #: Nico, up to 13 Orphans splits (one per eyes), 16 Orphans.
@@ -494,9 +494,7 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         fetch_decompositions(suit_entries, dec_words, q0, q1, q2)
         q0, q1, q2 = fetch_entries(concealed, win, min(i + 2, hi - 1), suit_entries)
         shape[i] = -1
-        code = error[i]
-        if code == 0:
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code != 0:
             continue
@@ -553,9 +551,7 @@ def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing
                      counts, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`; ``counts`` (34,) int64 scratch."""
     for i in range(lo, hi):
-        code = error[i]
-        if code == 0:
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, True, i) & 255
+        code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code == 0:
             is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts)

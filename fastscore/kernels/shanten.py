@@ -31,7 +31,7 @@ import numpy as np
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
 from ..tiles import N_KINDS, SetKind
-from .checks import hand_fault, row_fault
+from .checks import hand_fault, row_check_code
 from .decompose import suit_code
 
 __all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "group_entries", "hand_distances",
@@ -395,9 +395,7 @@ def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, 
     """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
     counts, declared_counts, work = scratch
     for i in range(lo, hi):
-        code = error[i]
-        if code == 0:
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
+        code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, False, i)
         codes[i] = code
         if code != 0:
             for j in range(5):

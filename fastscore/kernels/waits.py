@@ -12,7 +12,7 @@ import numpy as np
 
 from .._jit import jit_batch, jit_block, prange
 from .bits import prefetch
-from .checks import row_fault
+from .checks import row_check_code
 from .decompose import add_tile_codes
 from .evaluate import lowest_bit, pack_rules, popcount
 from .features import load_hand
@@ -58,10 +58,8 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
     (:func:`fastscore._jit.jit_block`) called once per block; ``scratch`` is :func:`make_scratch`'s."""
     counts, info = scratch
     for i in range(lo, hi):
-        code = error[i]
-        if code == 0:
-            # The row checks (a given winning tile counts among the copies held; none is required).
-            code = row_fault(concealed, declared, win, seat, round_wind, streak, closing, False, i) & 255
+        # A given winning tile counts among the copies held; none is required.
+        code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, False, i)
         codes[i] = code
         if code != 0 or not maybe_ready(concealed, declared, i, suit_info):
             continue
