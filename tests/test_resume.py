@@ -424,7 +424,11 @@ def test_start_row_skips_records(tmp_path, small_records, ext, start_row):
     for offset, batch in zip(range(start_row, SMALL_ROWS, 700), io.iter_batches(source, chunk_rows=700,
                                                                                 start_row=start_row)):
         messages.update({offset + i: m for i, m in batch.messages.items()})
-    assert all(m.startswith(f"row {i}: ") for i, m in messages.items())  # numbered from the file's first row
+    # numbered from the file's first row: rows of a Parquet file, the file's lines of a JSON lines or CSV file
+    # (one record a line, from line 1; after the CSV header, from line 2)
+    where = {"parquet": "row {}", "jsonl": "hands.jsonl line {}", "csv": "hands.csv line {}"}[ext]
+    first = {"parquet": 0, "jsonl": 1, "csv": 2}[ext]
+    assert all(m.startswith(where.format(first + i) + ": ") for i, m in messages.items())
     assert (SMALL_ROWS - 1 in messages) == (start_row < SMALL_ROWS)
 
 
