@@ -165,6 +165,7 @@ def test_keep_errors(tmp_path):
     typed = write(tmp_path / "typed.jsonl", [{**RECORDS[0], "seed": 1}, {**RECORDS[1], "seed": "x"}])
     mixed = invoke("batch", typed, "-o", tmp_path / "typed.parquet", "--keep", "game_id,seed")
     assert mixed.exit_code == 2 and "the kept column 'seed' holds a value that is not of type int64" in mixed.stderr
+    assert "typed.jsonl: lines 1 to 2: the kept column" in mixed.stderr  # the file's lines, as every message
 
 
 def test_keep_survives_resume(tmp_path, monkeypatch):

@@ -451,7 +451,7 @@ def iter_chunks(
     lines: list = []
     for records in read_records(path, chunk_rows, start_row=start_row, keep=keep, require_win=require_win,
                                 _lines=lines):
-        kept = _kept_table(path, records, schema, offset) if keep else None
+        kept = _kept_table(path, records, schema, offset, lines) if keep else None
         bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
         messages = [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad]
         for i in bad:
@@ -466,8 +466,9 @@ def iter_chunks(
         yield batch, kept
 
 
-def _kept_table(path, records: list, schema, offset: int):
-    """The kept columns (``schema``) of a chunk of records, taken out of the records."""
+def _kept_table(path, records: list, schema, offset: int, lines: list | None = None):
+    """The kept columns (``schema``) of a chunk of records, taken out of the records (an error names the
+    chunk's file ``lines``, or its rows from ``offset``)."""
     import pyarrow as pa
 
     columns = []
@@ -476,7 +477,9 @@ def _kept_table(path, records: list, schema, offset: int):
         try:
             columns.append(pa.array(values, type=field.type))
         except (pa.ArrowException, TypeError, ValueError, OverflowError):
-            raise ValueError(f"{path}: rows {offset:,} to {offset + len(records) - 1:,}: the kept column "
+            where = f"lines {lines[0]:,} to {lines[-1]:,}" if lines else \
+                f"rows {offset:,} to {offset + len(records) - 1:,}"
+            raise ValueError(f"{path}: {where}: the kept column "
                              f"{field.name!r} holds a value that is not of type {field.type}, the type of the "
                              f"first record's value; give each kept column one type") from None
     return pa.Table.from_arrays(columns, schema=schema)
