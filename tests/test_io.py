@@ -129,8 +129,8 @@ def test_messages_name_the_line_a_reader_sees_in_an_editor(tmp_path, chunk_rows)
     any chunk, also when a run starts after the first records (resume)."""
     seed, bad = "11m99m77p11s9s EE RR 333p", "11m99m77p11s9s EE RR 333x"
     jsonl = tmp_path / "hands.jsonl"
-    jsonl.write_text("\n".join([json.dumps({"hand": seed, "win": "9s"}), "", "",
-                                 json.dumps({"hand": seed, "win": "9s"}), json.dumps({"hand": bad, "win": "9s"})]) + "\n")
+    good_line, bad_line = json.dumps({"hand": seed, "win": "9s"}), json.dumps({"hand": bad, "win": "9s"})
+    jsonl.write_text("\n".join([good_line, "", "", good_line, bad_line]) + "\n")  # the bad record on line 5
     csv_path = tmp_path / "hands.csv"
     csv_path.write_text(f"hand,win\n\n{seed},9s\n{bad},9s\n\n{seed},9s\n")
     for path, line, start in ((jsonl, 5, 0), (jsonl, 5, 2), (csv_path, 4, 0), (csv_path, 4, 1)):

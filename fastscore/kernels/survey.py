@@ -91,8 +91,8 @@ def _survey_rows(full, declared, multiplicity, share, win, sampled, self_drawn, 
 
 
 @jit
-def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn, seat, round_wind, flowers, rules, other,
-                   compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted, w_weighted,
+def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn, seat, round_wind, flowers, rules,
+                   other, compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted, w_weighted,
                    total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, s, lo, hi):
     """Hands ``lo`` to ``hi`` of :func:`_survey_rows`, tallied into stripe ``s`` (one call per stripe)."""
     counts, info = make_scratch()
