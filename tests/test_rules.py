@@ -444,3 +444,6 @@ def test_docs_point_only_to_files_in_the_repository():
     for command in ([], *([name] for name in app.list_commands(None))):
         out = CliRunner().invoke(app, [*command, "--help"]).stdout
         assert "RULES.md" not in out, command
+    package = ROOT / "fastscore"  # docstrings (help()) and the rule table a user copies
+    for path in [*sorted(package.rglob("*.py")), package / "rules.toml"]:
+        assert "RULES.md" not in path.read_text(), path.relative_to(ROOT)

@@ -361,7 +361,7 @@ def _run_parts(kind, parts, folder: Path, *, client, table, with_input, summariz
 def score_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
-    """Score every hand of a Parquet input on a Dask cluster (RULES.md sections 3 to 6).
+    """Score every hand of a Parquet input on a Dask cluster (LRC rules sections 3 to 6).
 
     One result row per input row, in input order, in a Parquet dataset with
     the schema of ``fastscore batch INPUT -o OUT.parquet``
@@ -457,7 +457,7 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
 def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
-    """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (RULES.md section 7).
+    """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (LRC rules section 7).
 
     As :func:`score_parquet` (same parameters, result and errors;
     ``summarize`` gets a :class:`~fastscore.WaitsResult`), with the schema of

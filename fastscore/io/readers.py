@@ -2,7 +2,7 @@
 
 Input records have the columns of :data:`fastscore.RECORD_KEYS`
 (:data:`INPUT_SCHEMA`): ``hand`` is required, ``win`` is required for scoring
-(not for waits analysis), the others default to the RULES.md section 2 context
+(not for waits analysis), the others default to the LRC rules section 2 context
 (seat and round East, no flowers, streak 0, not self-drawn, no Closing).
 A column fastscore does not read is an error naming it
 (:func:`fastscore.records.check_columns`, :func:`check_input`), unless it is

@@ -1,4 +1,4 @@
-"""The survey kernel: every win of each set of 17 tiles, scored once and tallied (RULES.md sections 3 to 6).
+"""The survey kernel: every win of each set of 17 tiles, scored once and tallied (LRC rules sections 3 to 6).
 
 A survey scores each hand of its space (17 concealed tiles with the
 winning tile, and declared sets) once per distinct kind it holds, that kind

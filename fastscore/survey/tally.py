@@ -43,7 +43,7 @@ class Tally:
     shapes : ndarray, shape (2, 5), int64
         Weight per best shape, keys :data:`SHAPE_KEYS`.
     chicken : ndarray, shape (2,), int64
-        Weight of Chicken wins (RULES.md 6.2).
+        Weight of Chicken wins (LRC rules 6.2).
     illegal : ndarray, shape (2,), int64
         Weight of wins below the round minimum (not legal, payout 0; 6.3).
     payout : ndarray, shape (2, P), int64
