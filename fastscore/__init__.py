@@ -1,6 +1,6 @@
 """fastscore: fast, exact scoring of LRC-style Taiwanese 16-tile mahjong hands.
 
-See README.md for the tile index table and examples; RULES.md is the specification.
+See README.md for the tile index table and examples; docs/rules.md explains the rules it scores by.
 """
 
 from .batch import HandBatch

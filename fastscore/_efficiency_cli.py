@@ -6,7 +6,7 @@ Commands::
     fastscore discards HAND [--draw TILE] [--seen TILES] [--seat S] [--round R] [--flowers ..]
                        [--streak N] [--closing] [--rules FILE] [--json]
 
-HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (RULES.md section 8).
+HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (hand notation: docs/formats.md).
 Invalid input prints the message to stderr and exits with status 2, as the other commands.
 The command line's shared helpers are passed in by :mod:`fastscore.cli` (this module does not import
 it, so that ``python -m fastscore.cli`` works too).
@@ -42,7 +42,7 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option):
     def shanten_command(hand: str, draw: str | None, as_json: bool) -> None:
         """Shanten of a hand: exchanges from ready (0 ready, -1 complete), best and per shape.
 
-        HAND: 16 tiles, or 17 after the draw, e.g. '123m456p789s11z 2345s 9m' (RULES.md section 8).
+        HAND: 16 tiles, or 17 after the draw, e.g. '123m456p789s11z 2345s 9m' (hand notation: docs/formats.md).
         """
         from .efficiency import SHAPE_NAMES, shanten
 
@@ -68,7 +68,8 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option):
         """Every discard of a 17-tile hand: shanten after it, useful draws and their live copies, and for a
         ready discard its waits and the expected payout per live tile.
 
-        HAND: 17 tiles, or 16 with --draw, e.g. '123m456p789s11z 2345s 9m' --draw 1z (RULES.md section 8).
+        HAND: 17 tiles, or 16 with --draw, e.g. '123m456p789s11z 2345s 9m' --draw 1z
+        (hand notation: docs/formats.md).
         """
         from .efficiency import discards
 

@@ -1,4 +1,4 @@
-"""Hand records from Arrow tables and Python dicts, through the compiled parser (RULES.md sections 2 and 8).
+"""Hand records from Arrow tables and Python dicts, through the compiled parser (LRC rules sections 2 and 8).
 
 :func:`columns_from_arrow` turns a pyarrow Table or RecordBatch of hand
 records into the columns of a :class:`~fastscore.HandBatch` without a Python

@@ -1,4 +1,4 @@
-"""Columnar batches of hands (RULES.md section 2).
+"""Columnar batches of hands (LRC rules section 2).
 
 A :class:`HandBatch` holds N hands as arrays; every public scoring function
 takes one.  Its rows are checked by :mod:`fastscore.checks`: a bad row gets
@@ -51,7 +51,7 @@ _RECORD_KEY_SET = frozenset(RECORD_KEYS)
 
 @dataclass(eq=False)  # == is identity: element-wise == of the columns has no truth value
 class HandBatch:
-    """N hands as columns (RULES.md section 2): plain data.
+    """N hands as columns (LRC rules section 2): plain data.
 
     Attributes
     ----------

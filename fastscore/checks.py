@@ -1,4 +1,4 @@
-"""The row check's Python side: the columns the kernels take, and the messages of flagged rows (RULES.md section 2).
+"""The row check's Python side: the columns the kernels take, and the messages of flagged rows (LRC rules section 2).
 
 The check itself is compiled, in :mod:`fastscore.kernels.checks`: every batch
 kernel (scoring, the win check, waits) runs

@@ -14,7 +14,8 @@ Commands::
     fastscore discards HAND [--draw TILE] [--seen TILES] [context options as waits] [--json]
     fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
     fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite] [--chunk-rows N]
-    fastscore survey -o FOLDER [--self-drawn] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
+    fastscore rules [--rules FILE] [--json]
+    fastscore survey -o FOLDER [--self-drawn|--discard] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
                      [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
                      [--dask ADDRESS|local:N]
 
@@ -27,12 +28,11 @@ commands that need them.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from . import _display, _efficiency_cli
+from . import _display, _efficiency_cli, _rules_cli, _survey_cli
 from ._interrupts import stop_signals
 
 
@@ -57,7 +57,8 @@ class _Commands(click.Group):
 
 
 @click.group(name="fastscore", cls=_Commands, invoke_without_command=True, context_settings={"show_default": True},
-             help="Score LRC-style Taiwanese 16-tile mahjong hands (RULES.md), one at a time or in batches.")
+             help="Score LRC-style Taiwanese 16-tile mahjong hands, one at a time or in batches "
+                  "(the rules: fastscore rules, docs/rules.md).")
 @click.version_option(package_name="fastscore", message="fastscore %(version)s", help="Show the version and exit.")
 @click.pass_context
 def app(ctx: click.Context) -> None:
@@ -167,7 +168,7 @@ _rule_table = _display.rule_table
 def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context) -> None:
     """Score one winning hand: its rows, points, Chicken, legality, total and payout.
 
-    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
+    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (hand notation: docs/formats.md).
     """
     from .score import score as score_hand
 
@@ -179,6 +180,7 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
+    from rich.markup import escape
     from rich.table import Table
 
     console = _display.console()
@@ -186,10 +188,10 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
-    rows = Table("row", "points", "source")
+    rows = Table("row", "points", "source (LRC rules section)")
     rows.columns[1].justify = "right"
-    for rid, points in result.rows.items():
-        rows.add_row(rid, str(points), table.sources.get(rid, ""))
+    for rid, points in result.rows.items():  # e.g. "4.6 [seed]" (escaped: not rich markup); see `fastscore rules`
+        rows.add_row(rid, str(points), escape(table.sources.get(rid, "").removeprefix("LRC rules, section ")))
     console.print(rows)
     minimum = int(table.minimum[_display.wind(context["round"], "round")])
     console.print(f"shape    {result.shape}")
@@ -203,7 +205,8 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
 def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bool, **context) -> None:
     """List every interpretation of one winning hand with its groups, rows, points and payout.
 
-    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (RULES.md section 8).
+    HAND: the 16 tiles before the win, e.g. '11m99m77p11s9s EE RR 333p' (hand notation: docs/formats.md).
+    * marks the interpretation the hand scores; with --json it is the one with "scores": true.
     """
     from .score import interpretations as all_interpretations
     from .score import score as score_hand
@@ -215,6 +218,11 @@ def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, a
         best = score_hand(hand, win, **kwargs)
     except ValueError as exc:
         _fail(str(exc))
+    marked = False
+    for item in found:  # the first interpretation with the best's shape, rows and total is the one scored
+        item["scores"] = not marked and (item["shape"], item["rows"], item["total"]) == (best.shape, best.rows,
+                                                                                          best.total)
+        marked = marked or item["scores"]
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
@@ -222,11 +230,8 @@ def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, a
     if not found:
         click.echo(f"not a winning hand: no interpretation completes it with {win}")
         return
-    marked = False
     for k, item in enumerate(found, start=1):
-        is_best = not marked and (item["shape"], item["rows"], item["total"]) == (best.shape, best.rows, best.total)
-        marked = marked or is_best
-        click.echo(f"{'*' if is_best else ' '} {k}. {item['shape']}: {' '.join(item['groups'])}")
+        click.echo(f"{'*' if item['scores'] else ' '} {k}. {item['shape']}: {' '.join(item['groups'])}")
         click.echo("     rows: " + ", ".join(f"{rid} {p}" for rid, p in item["rows"].items()))
         click.echo(f"     points {item['points']}{' (Chicken)' if item['chicken'] else ''}, total {item['total']}, "
                    f"{'legal' if item['legal'] else 'not legal'}, payout {item['payout']}")
@@ -238,7 +243,7 @@ def interpretations(hand: str, win: str, self_drawn: bool, rules: Path | None, a
 def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
     """The waits of a 16-tile hand: each completing tile with its payout on a discard and on a self-draw.
 
-    HAND: the 16 tiles, e.g. '11m99m77p11s9s EE RR 33p' (RULES.md section 8).
+    HAND: the 16 tiles, e.g. '11m99m77p11s9s EE RR 33p' (hand notation: docs/formats.md).
     """
     from .waits import waits as waits_one
 
@@ -494,104 +499,10 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-# --------------------------------------------------------------------------- surveys
-
-@app.command()
-@click.option("--output", "-o", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for report.md, the PNG plots and survey.parquet: a new or empty folder, or an "
-                   "earlier report, replaced whole when the new one is complete.")
-@self_drawn_option
-@seat_option
-@round_option
-@flowers_option
-@click.option("--win", "-w", default="uniform", help="'uniform' (the winning tile drawn uniformly from the "
-                                                      "hand's tiles) or a tile such as 9s (hands holding it).")
-@rules_option
-@click.option("--compare", type=FILE, help="A second rule table: score every hand under both and compare.")
-@click.option("--sample", type=click.IntRange(min=1), help="Survey this many random winning hands instead of "
-                                                            "every complete concealed standard hand.")
-@seed_option
-@click.option("--suits", default="mps", help="Number suits of the exhaustive space, a subset of mps.")
-@click.option("--honours/--no-honours", default=True, help="Allow winds and dragons in the exhaustive space.")
-@click.option("--chunk-rows", default=1 << 16, type=click.IntRange(min=1),
-              help="Hands scored at a time (memory, not results).")
-@progress_option
-@dask_option
-def survey(
-    output: Path,
-    self_drawn: bool,
-    seat: str,
-    round: str,
-    flowers: str,
-    win: str,
-    rules: Path | None,
-    compare: Path | None,
-    sample: int | None,
-    seed: int | None,
-    suits: str,
-    honours: bool,
-    chunk_rows: int,
-    progress: bool | None,
-    dask: str | None,
-) -> None:
-    """Tally rows, shapes, Chicken, illegal wins and payouts over every complete concealed
-    standard hand (118,856,487 count vectors), or over --sample N random winning hands.
-
-    Writes OUTPUT/report.md with payout and row-frequency plots (and a comparison
-    with --compare) and OUTPUT/survey.parquet with the exact tallies; prints the
-    ten most frequent rows and the wall time.  OUTPUT is written as a hidden
-    folder beside it and renamed when complete: an interrupted run leaves an
-    earlier report whole; a folder holding other files is refused.
-
-    With --dask the hands are cut into ranges of 2,097,152, one task each,
-    and the workers' exact tallies are added up: the same report as on one machine.
-    """
-    from .survey import plan_survey
-    from .survey import survey as run_survey
-
-    seed = _seed(sample, seed)
-    table = _rule_table(rules)
-    other = _rule_table(compare) if compare is not None else None
-    show = progress if progress is not None else sys.stderr.isatty()
-    options = dict(self_drawn=self_drawn, seat=seat, round=round, flowers=flowers, win=win, rules=table,
-                   compare=other, sample=sample, seed=seed, suits=suits, honours=honours, chunk_rows=chunk_rows)
-    try:
-        from .survey.report import check_folder
-
-        check_folder(output)  # a folder the report may not replace fails here, before the survey runs
-        if dask is None:
-            result = run_survey(**options, progress=show)
-        else:
-            plan_survey(**options)  # bad options fail here, before any cluster starts
-            from . import dask as fdask
-            import distributed
-
-            from ._cli_dask import dask_session
-
-            with dask_session(dask) as client:
-                try:
-                    result = fdask.survey(client=client, progress=show, **options)
-                except distributed.KilledWorker as exc:
-                    _fail(str(exc))
-        page = result.report(output)
-    except (ImportError, ValueError, OSError) as exc:
-        _fail(str(exc))
-    console = _display.console()
-    console.print(f"hands: {result.hands:,}  scorings: {result.scorings:,}  wall time: {result.seconds:.1f} s  "
-                  f"scorings per second: {result.scorings / result.seconds if result.seconds else 0.0:,.0f}")
-    rows = _display.count_table("row", "top 10 rows by frequency (weighted by multiplicity)")
-    rows.columns[1].header = "unweighted share"
-    rows.columns[2].header = "weighted share"
-    unweighted = result.row_frequency(weighted=False)
-    for rid, share in result.top_rows(10):
-        rows.add_row(rid, f"{100 * unweighted[rid]:.2f}%", f"{100 * share:.2f}%")
-    console.print(rows)
-    console.print(f"Chicken: {100 * result.chicken_fraction():.2f}%  below the minimum: "
-                  f"{100 * result.illegal_fraction():.2f}%  (weighted)")
-    console.print(f"wrote {page}")
-
-
 _efficiency_cli.add_commands(app, hand_options=_hand_options, hand_argument=hand_argument, json_option=json_option)
+_survey_cli.add_command(app, options=dict(rules=rules_option, seed=seed_option, progress=progress_option,
+                                          dask=dask_option, file=FILE), seed=_seed)
+_rules_cli.add_command(app, rules_option=rules_option, json_option=json_option)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -1,4 +1,4 @@
-"""Hand efficiency: shanten of 16- and 17-tile hands (RULES.md sections 2, 3 and 7).
+"""Hand efficiency: shanten of 16- and 17-tile hands (LRC rules sections 2, 3 and 7).
 
 The **shanten** of a hand is the least number of exchanges (one concealed tile
 out, one tile in) that make it ready: 0 for a ready 16-tile hand (it has
@@ -31,7 +31,7 @@ from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetK
 __all__ = ["NO_SHAPE", "SHAPE_NAMES", "DiscardResult", "Shanten", "ShantenResult", "discard_analysis", "discards",
            "shanten", "shanten_batch"]
 
-#: The shapes of RULES.md section 3, in the order of :class:`ShantenResult`'s per-shape columns.
+#: The shapes of LRC rules section 3, in the order of :class:`ShantenResult`'s per-shape columns.
 SHAPE_NAMES = ("standard", "nico_nico", "thirteen_orphans", "sixteen_orphans")
 
 
@@ -44,7 +44,7 @@ class ShantenResult:
     shanten : ndarray, shape (N,), int8
         Best over the shapes: 0 ready, -1 complete (17 tiles), k > 0 that many exchanges from ready.
     standard, nico_nico, thirteen_orphans, sixteen_orphans : ndarray, shape (N,), int8
-        Shanten in each shape of RULES.md section 3; :data:`NO_SHAPE` (127) where the hand cannot
+        Shanten in each shape of LRC rules section 3; :data:`NO_SHAPE` (127) where the hand cannot
         take it (the special shapes with a declared set), and in flagged rows.
     error : ndarray, shape (N,), uint8
         :class:`~fastscore.ErrorCode` per row; ``messages`` maps row -> message.
@@ -73,7 +73,7 @@ class Shanten(NamedTuple):
 
 
 def shanten_batch(batch: HandBatch) -> ShantenResult:
-    """Shanten of every hand of a batch, best and per shape (RULES.md sections 2, 3, 7).
+    """Shanten of every hand of a batch, best and per shape (LRC rules sections 2, 3, 7).
 
     Parameters
     ----------
@@ -108,7 +108,7 @@ def shanten_batch(batch: HandBatch) -> ShantenResult:
 
 
 def hand_batch(hand: str, drawn=None, *, allow_16: bool = True) -> HandBatch:
-    """A checked batch of one from a hand in RULES.md section 8 notation: 16 tiles (with ``drawn``, a
+    """A checked batch of one from a hand in hand notation (docs/formats.md): 16 tiles (with ``drawn``, a
     tile such as ``"5p"``, as the 17th), or 17 tiles written out (the highest kind is put in ``win``).
     ``allow_16`` False: the hand must have 17 tiles with ``drawn``.
 
@@ -145,12 +145,12 @@ def hand_batch(hand: str, drawn=None, *, allow_16: bool = True) -> HandBatch:
 
 
 def shanten(hand: str, drawn=None) -> Shanten:
-    """Shanten of one hand, best and per shape (RULES.md sections 3, 7): a batch of one of :func:`shanten_batch`.
+    """Shanten of one hand, best and per shape (LRC rules sections 3, 7): a batch of one of :func:`shanten_batch`.
 
     Parameters
     ----------
     hand : str
-        16 tiles in RULES.md section 8 notation, or 17 (a hand after its draw).
+        16 tiles in hand notation (docs/formats.md), or 17 (a hand after its draw).
     drawn : str, optional
         The 17th tile, for a 16-tile ``hand``.
 
@@ -236,7 +236,7 @@ def _seen_rows(seen, n: int) -> np.ndarray:
 
 def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
     """Every discard of every 17-tile hand of a batch: shanten after it, useful draws, live copies, and
-    the waits and payouts of the discards that leave the hand ready (RULES.md sections 3, 7).
+    the waits and payouts of the discards that leave the hand ready (LRC rules sections 3, 7).
 
     Parameters
     ----------
@@ -308,13 +308,13 @@ def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
 
 def discards(hand: str, drawn=None, *, seen=None, seat="E", round="E", flowers="", streak=0, closing=False,
              rules=None) -> list[dict]:
-    """Every discard of one 17-tile hand, best first (RULES.md sections 3, 7): a batch of one of
+    """Every discard of one 17-tile hand, best first (LRC rules sections 3, 7): a batch of one of
     :func:`discard_analysis`.
 
     Parameters
     ----------
     hand : str
-        17 tiles in RULES.md section 8 notation, or 16 with ``drawn``.
+        17 tiles in hand notation (docs/formats.md), or 16 with ``drawn``.
     drawn : str, optional
         The drawn tile, for a 16-tile ``hand``.
     seen : str or array_like (34,), optional

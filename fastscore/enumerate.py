@@ -1,4 +1,4 @@
-"""Exhaustive enumeration of complete concealed standard hands (RULES.md sections 2 and 3).
+"""Exhaustive enumeration of complete concealed standard hands (LRC rules sections 2 and 3).
 
 The space: every 17-tile count vector (34 kinds, at most 4 of a kind) that
 splits into five sets (sheungs and pongs, no declared set) and one pair of
@@ -248,7 +248,7 @@ def enumerate_hands(
     *, suits: str = "mps", honours: bool = True, fixed=None, chunk_rows: int = 1 << 20, start: int = 0,
     stop: int | None = None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Every complete concealed standard 17-tile hand, in chunks (RULES.md sections 2, 3).
+    """Every complete concealed standard 17-tile hand, in chunks (LRC rules sections 2, 3).
 
     A hand is a count vector that splits into five sets (sheungs, pongs) and
     one pair of eyes, no declared set, at most 4 of a kind.  The whole space

@@ -1,4 +1,4 @@
-"""fastscore from your own numba code: one hand at a time inside ``@njit`` loops (RULES.md sections 2 to 7).
+"""fastscore from your own numba code: one hand at a time inside ``@njit`` loops (LRC rules sections 2 to 7).
 
 The functions below are compiled numba functions, the same code as the batch
 kernels run for each row (:mod:`fastscore.kernels.single`); call them from
@@ -19,7 +19,7 @@ that fails it (nothing else is then meaningful).
 - :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch) ->
   (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a 16-tile hand
   (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete, :data:`NO_SHAPE`
-  for a shape the hand cannot take (RULES.md sections 3, 7; :mod:`fastscore.efficiency`).  Its tables
+  for a shape the hand cannot take (LRC rules sections 3, 7; :mod:`fastscore.efficiency`).  Its tables
   come from :func:`shanten_tables`, its scratch from :func:`make_shanten_scratch` (numba-callable).
 - :func:`discards_hand` ``(concealed, declared, win, seen, number_table, honour_table, shanten_scratch,
   shanten, useful, live_useful) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):

@@ -1,4 +1,4 @@
-"""Hand records (dicts of notation strings) parsed into batch columns, in Python (RULES.md sections 2 and 8).
+"""Hand records (dicts of notation strings) parsed into batch columns, in Python (LRC rules sections 2 and 8).
 
 The plain parser: :func:`parse_record` reads one record, :func:`parse_records`
 a list of them into the columns of a batch (a namespace of arrays, the

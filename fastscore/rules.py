@@ -1,4 +1,4 @@
-"""The rule table: row values as data (RULES.md section 4), loaded and validated.
+"""The rule table: row values as data (LRC rules, section 4; docs/rules.md), loaded and validated.
 
 The values live in ``rules.toml`` inside the package.  :func:`load_rules` reads
 that file (or a user's copy), checks it, and returns a :class:`RuleTable` whose
@@ -50,9 +50,12 @@ class RuleTable:
     chicken_points : int
         The ``points`` value that makes a Chicken.
     sources : dict
-        Row id -> source tag (seed, site, default), for display.
+        Row id -> where the row comes from, e.g. ``"LRC rules, section 4.1 [seed]"`` (``"user"`` when
+        the file gives none), for display.
     path : str
         Where the table was read from.
+    conditions : dict
+        Row id -> when the row scores, in one line (``""`` when the file gives none), for display.
     """
 
     points: np.ndarray
@@ -64,6 +67,7 @@ class RuleTable:
     chicken_points: int
     sources: dict = field(repr=False)
     path: str = ""
+    conditions: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         # A table is a value: its arrays are read-only copies, so that an edit cannot reach a kernel
@@ -100,6 +104,32 @@ class RuleTable:
         i = ROW_IDS.index(row_id)
         return int(self.tiers[i, 0] if row_id in TIERED_ROWS else self.points[i])
 
+    def to_dict(self) -> dict:
+        """The table as plain data (what ``fastscore rules --json`` prints).
+
+        Returns
+        -------
+        dict
+            ``path``; ``totals``: ``minimum`` (round wind ``"E" "S" "W" "N"`` -> points) and
+            ``chicken_points``; ``rows``: one dict per row in :data:`ROW_IDS` order with ``id``,
+            ``points`` (int, or a list of the tiers of a tiered row), ``replaces`` and ``shapes``
+            (lists of names), ``condition`` and ``source`` (text).
+        """
+        rows = []
+        for i, rid in enumerate(ROW_IDS):
+            rows.append({
+                "id": rid,
+                "points": [int(v) for v in self.tiers[i]] if rid in TIERED_ROWS else int(self.points[i]),
+                "replaces": [ROW_IDS[j] for j in np.flatnonzero(self.replaces[i])],
+                "shapes": [SHAPE_NAMES[k] for k in np.flatnonzero(self.shape_mask[:, i])],
+                "condition": self.conditions.get(rid, ""),
+                "source": self.sources.get(rid, ""),
+            })
+        return {"path": self.path,
+                "totals": {"minimum": dict(zip("ESWN", (int(v) for v in self.minimum))),
+                           "chicken_points": int(self.chicken_points)},
+                "rows": rows}
+
 
 #: Bounds of every value in the table, so that sums stay far from integer overflow.
 MAX_POINTS = 10_000
@@ -118,6 +148,13 @@ def _names(entry: dict, key: str, default, where: str) -> list:
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise RuleTableError(f"{where}: {key} must be a list of names, got {value!r}")
     return list(value)
+
+
+def _text(entry: dict, key: str, default: str, where: str) -> str:
+    value = entry.get(key, default)
+    if not isinstance(value, str):
+        raise RuleTableError(f"{where}: {key} must be text, got {value!r}")
+    return value
 
 
 def _parse(data: dict, path: str) -> RuleTable:
@@ -142,7 +179,7 @@ def _parse(data: dict, path: str) -> RuleTable:
     tiers = np.zeros((N_ROWS, 3), dtype=np.int64)
     replaces = np.zeros((N_ROWS, N_ROWS), dtype=np.bool_)
     shape_mask = np.zeros((len(Shape), N_ROWS), dtype=np.bool_)
-    sources = {}
+    sources, conditions = {}, {}
     for i, rid in enumerate(ROW_IDS):
         entry = by_id[rid]
         value = entry.get("points")
@@ -160,7 +197,8 @@ def _parse(data: dict, path: str) -> RuleTable:
             if name not in SHAPE_NAMES:
                 raise RuleTableError(f"{path}: row {rid!r}: unknown shape {name!r} (known: {', '.join(SHAPE_NAMES)})")
             shape_mask[SHAPE_NAMES.index(name), i] = True
-        sources[rid] = entry.get("source", "user")
+        sources[rid] = _text(entry, "source", "user", f"{path}: row {rid!r}")
+        conditions[rid] = _text(entry, "condition", "", f"{path}: row {rid!r}")
 
     totals = data.get("totals", {})
     if not isinstance(totals, dict):
@@ -171,7 +209,8 @@ def _parse(data: dict, path: str) -> RuleTable:
     minimum = np.array([_int(v, f"{path}: [totals] minimum") for v in minimum], dtype=np.int64)
     chicken = _int(totals.get("chicken_points", 1), f"{path}: [totals] chicken_points")
     _check_ranges(points, tiers, path)
-    return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources, path)
+    return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources,
+                     path, conditions)
 
 
 # Most units a row can score in one valid hand: ``MAX_UNITS`` of :mod:`fastscore.kernels.rows`.
@@ -231,7 +270,7 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     ----------
     path : str or Path, optional
         A TOML file in the format of the packaged ``rules.toml``; default: the
-        packaged table (RULES.md section 4 values).
+        packaged table (LRC rules, section 4 values).
 
     Raises
     ------

@@ -44,7 +44,7 @@ def _rows_dict(row_points) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Score:
-    """The score of one hand (RULES.md section 6).
+    """The score of one hand (LRC rules section 6).
 
     Attributes
     ----------
@@ -53,7 +53,7 @@ class Score:
     shape : str or None
         ``"standard"``, ``"nico_nico"``, ``"thirteen_orphans"``, ``"sixteen_orphans"``.
     rows : dict
-        Row id -> points (RULES.md row ids; dealer rows included, 9.12).
+        Row id -> points (LRC rules row ids; dealer rows included, 9.12).
     points : int
         Sum of the rows before the base (6.1).
     chicken, legal : bool
@@ -170,7 +170,7 @@ class BatchResult:
 
 
 def score_batch(batch: HandBatch, rules=None) -> BatchResult:
-    """Score every hand of a batch with one parallel kernel (RULES.md sections 3 to 6).
+    """Score every hand of a batch with one parallel kernel (LRC rules sections 3 to 6).
 
     Parameters
     ----------
@@ -230,7 +230,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
 
 
 def win_check(batch: HandBatch) -> np.ndarray:
-    """Which hands are wins: the win check alone, without scoring (RULES.md section 3).
+    """Which hands are wins: the win check alone, without scoring (LRC rules section 3).
 
     Parameters
     ----------
@@ -269,13 +269,13 @@ def _single(hand, win, self_drawn, seat, round, flowers, streak, closing) -> Han
 
 def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
           closing=False, rules=None) -> Score:
-    """Score one winning hand (RULES.md sections 3 to 6), in one compiled call that parses and scores
+    """Score one winning hand (LRC rules sections 3 to 6), in one compiled call that parses and scores
     (:func:`fastscore.kernels.single.score_text`; a batch of one for other argument types and errors).
 
     Parameters
     ----------
     hand : str
-        The 16 tiles before the win in RULES.md section 8 notation.
+        The 16 tiles before the win in hand notation (docs/formats.md).
     win : str or int
         The winning tile, e.g. ``"9s"``; or its tile index 0-33 as :attr:`HandBatch.win` holds it
         (``26`` is 9s; :func:`fastscore.records.parse_win`).
@@ -367,7 +367,7 @@ def _groups(info_row, counts, declared) -> list[str]:
 
 def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
                     closing=False, rules=None) -> list[dict]:
-    """Every interpretation of one winning hand, scored (RULES.md sections 3, 6, 9.13).
+    """Every interpretation of one winning hand, scored (LRC rules sections 3, 6, 9.13).
 
     Same parameters and errors as :func:`score`.  Returns one dict per
     interpretation, in tie-break order: ``shape``, ``groups`` (readable sets,

@@ -1,4 +1,4 @@
-"""Per-group distance tables for the shanten kernel (RULES.md sections 3 and 7; PERF.md, nyanten-style design).
+"""Per-group distance tables for the shanten kernel (LRC rules sections 3 and 7; PERF.md, nyanten-style design).
 
 A group is a number suit (9 kinds) or the honours (7 kinds, no sheungs).  Its
 counts have a base-5 code ``sum(count[i] * 5**i)``.  For every code ``c`` and
@@ -48,7 +48,7 @@ DIST_BITS = 5
 DIST_MASK = 31
 ORPHAN_GAIN_SHIFT = 60
 ORPHAN_EYES_BIT = 62
-#: The ten orphan sheungs of a number suit (RULES.md section 3) as 9-bit masks of positions 0-8.
+#: The ten orphan sheungs of a number suit (LRC rules section 3) as 9-bit masks of positions 0-8.
 ORPHAN_SHEUNG_MASKS = np.array(
     [(1 << a) | (1 << b) | (1 << c) for a in range(9) for b in range(a + 3, 9) for c in range(b + 3, 9)],
     dtype=np.int64)

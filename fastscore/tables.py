@@ -14,7 +14,7 @@ decomposer below, run once, records:
     exactly three, pairwise three or more apart, none more than twice (a
     16 Orphans suit, its eyes allowed).
 ``dec_offset`` : (5**9 + 1,) int32 and ``dec_words`` : (K,) int64
-    CSR list of the decompositions of each complete code, in RULES.md 9.13
+    CSR list of the decompositions of each complete code, in LRC rules 9.13
     order; a word packs the eyes (bits 0-3: position + 1, 0 for none), the
     pongs (bits 4-12, one per position), the sheungs (bits 13-33, three bits of
     count per starting position 0-6), and for the scoring kernel the sheung

@@ -1,4 +1,4 @@
-"""Tiles, hand notation and input validation (RULES.md sections 1, 2, 8, 9.15).
+"""Tiles, hand notation and input validation (LRC rules sections 1, 2, 8, 9.15).
 
 Tile index table (Tenhou order), used everywhere in fastscore:
 
@@ -54,7 +54,7 @@ MAX_DECLARED = 5
 
 
 class SetKind(IntEnum):
-    """Kind of a declared set (RULES.md section 2). ``NONE`` pads fixed-width arrays."""
+    """Kind of a declared set (LRC rules section 2). ``NONE`` pads fixed-width arrays."""
 
     NONE = 0
     SHEUNG = 1  # exposed sheung
@@ -97,7 +97,7 @@ class ParsedHand:
 
     @property
     def n_tiles(self) -> int:
-        """Tiles held, a declared set counting 3 (RULES.md section 2)."""
+        """Tiles held, a declared set counting 3 (LRC rules section 2)."""
         return int(self.concealed.sum()) + 3 * len(self.declared)
 
 
@@ -199,7 +199,7 @@ def _declared_set(token: str) -> tuple[SetKind, int]:
 
 
 def parse_hand(text: str, n_tiles: int = 16) -> ParsedHand:
-    """Parse the 16 tiles before the win (RULES.md section 8).
+    """Parse the 16 tiles before the win (LRC rules section 8).
 
     Parameters
     ----------
@@ -272,7 +272,7 @@ def parse_hand(text: str, n_tiles: int = 16) -> ParsedHand:
 
 
 def parse_flowers(text: str) -> tuple[int, ...]:
-    """Flower numbers 1-8 from ``"1f2f"``, ``"12f"`` or ``"1f 2f"`` (RULES.md 9.15).
+    """Flower numbers 1-8 from ``"1f2f"``, ``"12f"`` or ``"1f 2f"`` (LRC rules 9.15).
 
     Raises
     ------

@@ -1,4 +1,4 @@
-"""Exhaustive waits analysis of 16-tile hands (RULES.md section 7, 9.10).
+"""Exhaustive waits analysis of 16-tile hands (LRC rules section 7, 9.10).
 
 For every hand, every tile kind that completes it into any shape of section 3
 (kinds already held four times excluded), with the payout of that win on a
@@ -77,7 +77,7 @@ class WaitsResult:
 
 
 def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
-    """Waits and their payouts for every 16-tile hand of a batch (RULES.md section 7).
+    """Waits and their payouts for every 16-tile hand of a batch (LRC rules section 7).
 
     Parameters
     ----------
@@ -119,13 +119,13 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
 
 
 def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False, rules=None) -> dict:
-    """The waits of one 16-tile hand and what each would pay (RULES.md section 7), in one compiled call
+    """The waits of one 16-tile hand and what each would pay (LRC rules section 7), in one compiled call
     (:func:`fastscore.kernels.single.waits_text`; a batch of one for other argument types and errors).
 
     Parameters
     ----------
     hand : str
-        The 16 tiles in RULES.md section 8 notation.
+        The 16 tiles in hand notation (docs/formats.md).
     seat, round, flowers, streak, closing, rules
         As in :func:`fastscore.score`.
 

@@ -1,4 +1,4 @@
-"""The ``waits_json`` column of waits results, written by a compiled kernel (RULES.md section 7).
+"""The ``waits_json`` column of waits results, written by a compiled kernel (LRC rules section 7).
 
 Row ``i``'s text is exactly
 ``json.dumps(result.waits_at(i), separators=(",", ":"))``, for example

@@ -18,6 +18,7 @@ import fastscore
 from fastscore import HandBatch, score_batch
 from fastscore.cli import app
 from fastscore.waits import waits_batch
+from messages import as_read_from
 
 runner = CliRunner()
 
@@ -73,7 +74,7 @@ def test_score_table():
     out = result.stdout
     for rid, points in NICO_ROWS.items():
         line = next(line for line in out.splitlines() if f" {rid} " in line)
-        assert f" {points} " in line and "seed" in line  # row, points, source
+        assert f" {points} " in line and "[seed]" in line  # row, points, source (LRC rules 4.x [seed])
     assert "shape    nico_nico" in out
     assert "total    57  (legal: round minimum 20)" in out
     assert "payout   57" in out
@@ -154,7 +155,12 @@ def test_interpretations():
     assert "     points 16, total 21, legal, payout 21" in lines
     data = json.loads(invoke("interpretations", hand, "--win", "9s", "--seat", "S", "--json").stdout)
     assert [d["payout"] for d in data] == [0, 21]
+    assert [d.pop("scores") for d in data] == [False, True]  # the 21-point reading is the one scored
     assert data == fastscore.interpretations(hand, "9s", seat="S")
+    # Honours come back in one form, z digits, however they were written: EE and RR as 11z and 777z.
+    assert data[1]["groups"] == ["123m", "123m", "123m", "456p", "789s", "11z (eyes)"]
+    honours = json.loads(invoke("interpretations", "123m456p789s EE RRR 22s", "--win", "2s", "--json").stdout)
+    assert [d["groups"] for d in honours] == [["123m", "456p", "222s", "789s", "11z (eyes)", "777z"]]
 
 
 # --------------------------------------------------------------------------- batch
@@ -172,8 +178,8 @@ def test_batch_file_to_file(tmp_path, ext):
     assert result.exit_code == 0, result.output
     # A run under a second prints no rate (it would measure start-up).
     assert "rows: 5  bad rows: 1  time: " in result.stdout and "hands per second" not in result.stdout
-    assert "bad row 2: '333x'" in result.stderr
-    expected = expected_records()
+    assert "bad hands.jsonl line 3: '333x'" in result.stderr  # record 2 (from 0) is the file's line 3
+    expected = as_read_from(expected_records(), "hands.jsonl", 1)
     if ext == "jsonl":
         got = [json.loads(line) for line in out.read_text().splitlines()]
         assert got == expected
@@ -203,7 +209,8 @@ def test_batch_reads_csv_and_parquet(tmp_path, ext):
     out = tmp_path / "scores.jsonl"
     result = invoke("batch", source, "-o", out)
     assert result.exit_code == 0, result.output
-    assert [json.loads(line) for line in out.read_text().splitlines()] == expected_records()
+    expected = expected_records() if ext == "parquet" else as_read_from(expected_records(), "hands.csv", 2)
+    assert [json.loads(line) for line in out.read_text().splitlines()] == expected
 
 
 def test_batch_summary_only(tmp_path):
@@ -255,10 +262,10 @@ def test_csv_row_with_a_field_more_or_less_than_the_header_is_flagged(tmp_path):
     result = invoke("batch", source, "-o", out, "--no-progress")
     assert result.exit_code == 0
     first, second, third = [json.loads(line) for line in out.read_text().splitlines()]
-    assert first["error"] == "row 0: hands.csv line 2: 4 fields, the header names 3" and not first["is_win"]
+    assert first["error"] == "hands.csv line 2: 4 fields, the header names 3" and not first["is_win"]
     # no_flowers 1 + all_five_suits 10 + nico_nico 40 = 51 points, + mahjong_base 5 = 56 (+ east_wins 5 paid)
     assert second["error"] is None and second["total"] == 56 and second["payout"] == 61
-    assert third["error"] == "row 2: hands.csv line 4: 2 fields, the header names 3" and not third["is_win"]
+    assert third["error"] == "hands.csv line 4: 2 fields, the header names 3" and not third["is_win"]
 
 
 @pytest.mark.parametrize("ext, text", [(".csv", "\n\n"), (".jsonl", "\n  \n")])
@@ -390,10 +397,13 @@ def test_waits_batch(tmp_path, ext):
     assert result.exit_code == 0, result.output
     assert "rows: 3  bad rows: 1" in result.stdout and "ready: 100.0% of analysed rows (2)" in result.stdout
     expected = list(waits_batch(HandBatch.from_records(records, require_win=False)).to_records())
+    expected = as_read_from(expected, "hands.jsonl", 1)  # the bad row: "hands.jsonl line 2: ..."
     waits = [[{"tile": t, **p} for t, p in r["waits"].items()] for r in expected]  # as the output lists them
     if ext == "jsonl":
         got = [json.loads(line) for line in out.read_text().splitlines()]
         assert [g["waits"] for g in got] == waits and [g["n_waits"] for g in got] == [1, 0, 6]
+        assert [g["error"] for g in got] == [r["error"] for r in expected]
+        assert got[1]["error"].startswith("hands.jsonl line 2: ")
     else:
         table = pq.read_table(out)
         assert table.schema.field("n_waits").type == pa.int16()
@@ -464,8 +474,9 @@ def test_batch_lists_five_bad_rows_and_counts_the_rest(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     result = CliRunner().invoke(app, ["batch", str(path)])
     assert result.exit_code == 0, result.output
-    bad = [line for line in result.stderr.splitlines() if line.startswith("bad row")]
-    assert [line.split(":")[0] for line in bad] == [f"bad row {i}" for i in range(1, 6)]
+    bad = [line for line in result.stderr.splitlines() if line.startswith("bad ")]
+    # records 1 to 5 of the file (from 0) are its lines 2 to 6
+    assert [line.split(":")[0] for line in bad] == [f"bad hands.jsonl line {n}" for n in range(2, 7)]
     assert "... and 3 more bad rows (see the error column of the output)" in result.stderr
     assert "rows: 10  bad rows: 8" in result.stdout
 

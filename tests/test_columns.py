@@ -97,7 +97,7 @@ def test_a_later_json_record_with_an_unknown_key_is_a_flagged_row(tmp_path):
     assert invoke("batch", source, "-o", out).exit_code == 0
     rows = read(out)
     assert [r["error"] is None for r in rows] == [True, False, True]
-    assert rows[1]["error"].startswith("row 1: hands.jsonl line 2: unknown key 'sef'")
+    assert rows[1]["error"].startswith("hands.jsonl line 2: unknown key 'sef'")
 
 
 def test_a_result_written_with_its_input_reads_back(tmp_path):
@@ -134,9 +134,10 @@ def test_keep_copies_the_named_columns_row_for_row(tmp_path, input_ext, output_e
     assert [int(r["payout"]) for r in rows] == PAYOUTS
     # The result columns are those of a run without --keep on the same hands.
     plain = tmp_path / f"plain_out.{output_ext}"
-    write(tmp_path / f"plain.{input_ext}", [{k: v for k, v in r.items() if k not in ("game_id", "seed")}
-                                           for r in RECORDS])
-    assert invoke("batch", tmp_path / f"plain.{input_ext}", "-o", plain, "--chunk-rows", 3).exit_code == 0
+    (tmp_path / "plain").mkdir()  # the same file name: a message names the file and line of its row
+    write(tmp_path / "plain" / f"hands.{input_ext}", [{k: v for k, v in r.items() if k not in ("game_id", "seed")}
+                                                     for r in RECORDS])
+    assert invoke("batch", tmp_path / "plain" / f"hands.{input_ext}", "-o", plain, "--chunk-rows", 3).exit_code == 0
     assert [{k: v for k, v in r.items() if k not in ("game_id", "seed")} for r in rows] == read(plain)
 
 
@@ -170,6 +171,7 @@ def test_keep_errors(tmp_path):
     typed = write(tmp_path / "typed.jsonl", [{**RECORDS[0], "seed": 1}, {**RECORDS[1], "seed": "x"}])
     mixed = invoke("batch", typed, "-o", tmp_path / "typed.parquet", "--keep", "game_id,seed")
     assert mixed.exit_code == 2 and "the kept column 'seed' holds a value that is not of type int64" in mixed.stderr
+    assert "typed.jsonl: lines 1 to 2: the kept column" in mixed.stderr  # the file's lines, as every message
 
 
 def test_keep_survives_resume(tmp_path, monkeypatch):

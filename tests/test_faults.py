@@ -110,7 +110,7 @@ def test_first_record_that_is_not_an_object_is_flagged_and_the_rest_scored(tmp_p
     assert result.exit_code == 0, result.output
     got = read_jsonl(tmp_path / "out.jsonl")
     assert len(got) == 51
-    assert got[0]["error"] == "row 0: hands.jsonl line 1: not a JSON object (a JSON array)"
+    assert got[0]["error"] == "hands.jsonl line 1: not a JSON object (a JSON array)"
     reference = write_jsonl(tmp_path / "ref.jsonl", records[:50])
     assert invoke("batch", reference, "-o", tmp_path / "ref.out.jsonl").exit_code == 0
     assert [{**r, "error": None} for r in got[1:]] == read_jsonl(tmp_path / "ref.out.jsonl")

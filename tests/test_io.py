@@ -27,6 +27,7 @@ from fastscore.io import (
     read_records,
 )
 from fastscore.waits import waits_batch
+from messages import as_read_from
 
 # fmt: off
 # Records in file order; row 3 is bad (unknown letter), the rest score.
@@ -95,12 +96,17 @@ def test_iter_batches_matches_score_batch(tmp_path, ext, chunk_rows):
     batches = list(iter_batches(path, chunk_rows=chunk_rows))
     assert [len(b) for b in batches] == [min(chunk_rows, len(RECORDS) - s) for s in range(0, len(RECORDS), chunk_rows)]
     got = concat(score_batch(b) for b in batches)
-    assert got == list(expected_result().to_records())
+    expected = list(expected_result().to_records())
+    first_line = {"jsonl": 1, "csv": 2}.get(ext)
+    assert got == (expected if first_line is None else as_read_from(expected, f"hands.{ext}", first_line))
     assert [r["total"] for r in got][:2] == [57, 21]
     assert got[0]["rows"] == {"self_draw": 1, "no_flowers": 1, "all_five_suits": 10, "nico_nico": 40, "mahjong_base": 5}
     assert [r["error"] is not None for r in got] == [i == BAD_ROW for i in range(len(RECORDS))]
-    # the message names the file row, whatever chunk it fell in
-    assert got[BAD_ROW]["error"].startswith(f"row {BAD_ROW}: '333x'")
+    # the message names the file's row (Parquet) or line (JSON lines from line 1, CSV after its header line),
+    # whatever chunk it fell in
+    where = {"parquet": f"row {BAD_ROW}", "jsonl": f"hands.jsonl line {BAD_ROW + 1}",
+             "csv": f"hands.csv line {BAD_ROW + 2}"}
+    assert got[BAD_ROW]["error"].startswith(f"{where[ext]}: '333x'")
     assert got[4]["is_win"] is False and got[4]["error"] is None
 
 
@@ -113,8 +119,25 @@ def test_bad_json_line_is_a_flagged_row(tmp_path):
     got = concat(score_batch(b) for b in batches)
     assert [r["total"] for r in got] == [57, 21, 0, got[3]["total"]]
     assert got[3]["is_win"] and got[3]["error"] is None
-    assert got[2]["error"].startswith("row 2: hands.jsonl line 3: not valid JSON")
+    assert got[2]["error"].startswith("hands.jsonl line 3: not valid JSON")
+    assert got[3]["error"] is None  # line 5, after the blank line 4
     assert batches[1].error.tolist()[0] != 0
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 2, 100])
+def test_messages_name_the_line_a_reader_sees_in_an_editor(tmp_path, chunk_rows):
+    """A bad record is named by its line in the file (blank lines counted, a CSV header being line 1), in
+    any chunk, also when a run starts after the first records (resume)."""
+    seed, bad = "11m99m77p11s9s EE RR 333p", "11m99m77p11s9s EE RR 333x"
+    jsonl = tmp_path / "hands.jsonl"
+    good_line, bad_line = json.dumps({"hand": seed, "win": "9s"}), json.dumps({"hand": bad, "win": "9s"})
+    jsonl.write_text("\n".join([good_line, "", "", good_line, bad_line]) + "\n")  # the bad record on line 5
+    csv_path = tmp_path / "hands.csv"
+    csv_path.write_text(f"hand,win\n\n{seed},9s\n{bad},9s\n\n{seed},9s\n")
+    for path, line, start in ((jsonl, 5, 0), (jsonl, 5, 2), (csv_path, 4, 0), (csv_path, 4, 1)):
+        messages = [m for b in iter_batches(path, chunk_rows=chunk_rows, start_row=start) for m in b.messages.values()]
+        assert messages == [f"{path.name} line {line}: '333x': unknown letter 'x' "
+                            f"(suits m p s z, honours E S W N Wh G R)"], (path.name, start)
 
 
 def test_json_array_file(tmp_path):
@@ -226,7 +249,9 @@ def test_long_csv_fields_are_read_and_flagged_in_line(tmp_path):
     path.write_text(f'hand,win\n{seed},9s\n"{"x" * 140_000}\n{seed},1s\nend",9s\n{"1m" * 70_000},9s\n{other},8p\n')
     batch = next(iter_batches(path))
     assert len(batch) == 4 and batch.error.tolist()[0] == 0 and batch.error.tolist()[3] == 0
-    assert batch.error[1] != 0 and batch.messages[1].startswith("row 1: 'xxxx")
+    # the quoted field starts on line 3 (header line 1, the first record line 2) and spans three lines
+    assert batch.error[1] != 0 and batch.messages[1].startswith("hands.csv line 3: 'xxxx")
+    assert batch.messages[2].startswith("hands.csv line 6: ")
     assert batch.error[2] != 0 and "(140,000 characters) holds" in batch.messages[2]
     # Row 0: Nico Nico, 51 points + mahjong_base 5 = 56.  Row 3: the sheungs 234m 567p 123s 456s, eyes 88p,
     # pong WW, won on 8p: Chicken (1 point, no_flowers) -> total the round minimum, 20.
@@ -305,7 +330,7 @@ def test_unknown_extension_and_bad_chunk_rows(tmp_path):
 
 
 def write_scores(path, chunk_rows=2, **kwargs):
-    source = write_jsonl(path.parent / "in.jsonl", RECORDS)
+    source = write_parquet(path.parent / "in.parquet", RECORDS)  # bad rows named "row i:", as from the records
     with open_writer(path, **kwargs) as out:
         for batch in iter_batches(source, chunk_rows=chunk_rows):
             out.write(score_batch(batch), out.rows_written, **({"batch": batch} if kwargs.get("with_input") else {}))
@@ -371,8 +396,9 @@ def test_output_with_input_reads_back_as_input(tmp_path, ext):
     again = concat(score_batch(b) for b in iter_batches(path, chunk_rows=3))
     expected = list(expected_result().to_records())
     for i, (a, b) in enumerate(zip(again, expected)):
-        if i == BAD_ROW:  # a bad row keeps no hand: it stays flagged, unscored
-            assert a["error"].startswith(f"row {i}: ")
+        if i == BAD_ROW:  # a bad row keeps no hand: it stays flagged, unscored, named by its row or line
+            where = {"parquet": f"row {i}", "jsonl": f"out.jsonl line {i + 1}", "csv": f"out.csv line {i + 2}"}
+            assert a["error"].startswith(f"{where[ext]}: ")
             assert (a["is_win"], a["payout"], a["rows"]) == (False, 0, {})
         else:
             assert a == b
@@ -485,6 +511,7 @@ def test_waits_writer(tmp_path, ext):
     assert expected[0]["waits"] == {"9s": {"discard": 56, "self_draw": 57}}
     assert expected[1]["n_waits"] == 6 and expected[2]["error"].startswith("row 2:")
     assert expected[3] == {"waits": {}, "n_waits": 0, "error": None}
+    expected = as_read_from(expected, "in.jsonl", 1)  # read from the file: record 2 is "in.jsonl line 3: ..."
     if ext == "jsonl":
         got = [json.loads(line) for line in path.read_text().splitlines()]
     elif ext == "csv":

@@ -442,7 +442,18 @@ def test_start_row_skips_records(tmp_path, small_records, ext, start_row):
     for offset, batch in zip(range(start_row, SMALL_ROWS, 700), io.iter_batches(source, chunk_rows=700,
                                                                                 start_row=start_row)):
         messages.update({offset + i: m for i, m in batch.messages.items()})
-    assert all(m.startswith(f"row {i}: ") for i, m in messages.items())  # numbered from the file's first row
+    # numbered from the file's first row: rows of a Parquet file, the file's lines of a JSON lines file (from
+    # line 1, a blank line after every record i with i % 500 == 3: write_input) or a CSV file (after its header)
+    def where(i: int) -> str:
+        if ext == "parquet":
+            return f"row {i}"
+        if ext == "csv":
+            return f"hands.csv line {i + 2}"
+        return f"hands.jsonl line {i + 1 + sum(1 for j in range(i) if j % 500 == 3)}"
+
+    assert all(m.startswith(where(i) + ": ") for i, m in messages.items())
+    if ext == "jsonl" and start_row <= 7:
+        assert messages[7].startswith("hands.jsonl line 9: not valid JSON")  # after the blank line 5
     assert (SMALL_ROWS - 1 in messages) == (start_row < SMALL_ROWS)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tomllib
@@ -46,6 +47,19 @@ RULES_MD_REPLACES = {
     "all_step_up_pure": {"step_up_mixed", "step_up_pure", "all_sheung_nfnh", "pure"},
 }
 # fmt: on
+# The section of RULES.md section 4 that states each row.
+RULES_MD_SECTION = {rid: section for section, ids in {
+    "4.1": "self_draw concealed_hand concealed_self_draw single_wait closing",
+    "4.2": "no_flowers seat_flower flower_set",
+    "4.3": "all_five_suits no_honours no_flower_no_honour all_sheung_nfnh semi_pure pure jade ruby sapphire diamond "
+           "all_honours",
+    "4.4": "wind_pong dragon_pong little_three_winds big_three_winds little_four_winds big_four_winds "
+           "little_three_dragons big_three_dragons",
+    "4.5": "all_pongs sister_sheungs step_up_mixed step_up_pure all_step_up_mixed all_step_up_pure "
+           "pure_dragon_concealed pure_dragon mixed_dragon_concealed mixed_dragon good_eyes",
+    "4.6": "nico_nico nico_quad_pairs thirteen_orphans sixteen_orphans",
+    "4.7": "mahjong_base east_wins streak_bonus",
+}.items() for rid in ids.split()}
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,8 +90,11 @@ def test_every_row_id_has_exactly_one_row():
     assert sorted(ids) == sorted(ROW_IDS)
     assert len(ids) == len(set(ids)) == 45
     for row in data["row"]:
-        assert row["source"] in ("seed", "site", "default")
-        assert set(row) <= {"id", "points", "replaces", "shapes", "source"}
+        # the specification's section of each row, and the origin of its value ([seed] [site] [default])
+        assert re.fullmatch(rf"LRC rules, section {RULES_MD_SECTION[row['id']]} \[(seed|site|default)\]",
+                            row["source"]), row["id"]
+        assert row["condition"] and "\n" not in row["condition"] and len(row["condition"]) <= 80, row["id"]
+        assert set(row) <= {"id", "points", "replaces", "shapes", "condition", "source"}
 
 
 @pytest.mark.parametrize("row_id", ROW_IDS)
@@ -349,3 +366,84 @@ def test_largest_allowed_row_value_is_reported_exactly(tmp_path):
     result = fastscore.score(SEED, "9s", self_drawn=True, seat="E", streak=1000, rules=path)
     assert result.rows["streak_bonus"] == 32_000
     assert result.payout == 32_062
+
+
+# --------------------------------------------------------------------------------------------
+# The rules ship with the code: `fastscore rules` and docs/rules.md
+# --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _rules_command(*args):
+    from click.testing import CliRunner
+
+    from fastscore.cli import app
+
+    return CliRunner().invoke(app, ["rules", *map(str, args)])
+
+
+def test_rules_command_json_is_the_table():
+    done = _rules_command("--json")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert [row["id"] for row in data["rows"]] == list(ROW_IDS)
+    assert data["totals"] == {"minimum": {"E": 20, "S": 22, "W": 24, "N": 26}, "chicken_points": 1}
+    pure = data["rows"][ROW_IDS.index("pure")]
+    assert pure["points"] == 90 and pure["source"] == "LRC rules, section 4.3 [site]"
+    assert {"no_honours", "no_flower_no_honour", "all_sheung_nfnh"} <= set(pure["replaces"])
+    assert pure["condition"] == "one number suit only"
+    quads = data["rows"][ROW_IDS.index("nico_quad_pairs")]
+    assert quads["points"] == [10, 25, 45] and quads["shapes"] == ["nico_nico"]
+    single = data["rows"][ROW_IDS.index("single_wait")]
+    assert single["shapes"] == ["standard"] and single["replaces"] == []  # 5.1, 5.2: never in special shapes
+
+
+def test_rules_command_prints_every_row_and_a_users_table(tmp_path):
+    done = _rules_command()
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert lines[1].split()[:3] == ["row", "points", "replaces"]
+    assert [line.split()[0] for line in lines[2:2 + len(ROW_IDS)]] == list(ROW_IDS)  # one line per row
+    line = lines[2 + ROW_IDS.index("concealed_self_draw")]
+    assert " 10 " in line and "self_draw concealed_hand" in line and "section 4.1" in line
+    assert "round minimum (points, base included): E 20, S 22, W 24, N 26" in done.stdout
+    text = RULES_TOML.read_text().replace('id = "pure"\npoints = 90', 'id = "pure"\npoints = 70')
+    text = text.replace('condition = "one number suit only"\n', "")  # a user's row without a condition
+    house = tmp_path / "house.toml"
+    house.write_text(text)
+    data = json.loads(_rules_command("--rules", house, "--json").stdout)
+    pure = data["rows"][ROW_IDS.index("pure")]
+    assert pure["points"] == 70 and pure["condition"] == "" and data["path"] == str(house)
+    bad = _rules_command("--rules", tmp_path / "missing.toml")
+    assert bad.exit_code == 2 and "missing.toml" in bad.output
+
+
+def test_rule_docs_explain_every_row_and_shape():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    for rid in ROW_IDS:
+        assert f"`{rid}`" in text, rid
+    for shape in ("standard", "nico_nico", "thirteen_orphans", "sixteen_orphans"):
+        assert f"(`{shape}`)" in text, shape
+    for heading in ("## Shapes", "## Rows", "## Totals", "## Waits", "## Decisions", "## Sources"):
+        assert heading in text
+
+
+def test_docs_point_only_to_files_in_the_repository():
+    """No user-facing page or help text names the specification file, and every relative link resolves."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text()
+        assert "RULES.md" not in text, page.name
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+    from click.testing import CliRunner
+
+    from fastscore.cli import app
+
+    for command in ([], *([name] for name in app.list_commands(None))):
+        out = CliRunner().invoke(app, [*command, "--help"]).stdout
+        assert "RULES.md" not in out, command
+    package = ROOT / "fastscore"  # docstrings (help()) and the rule table a user copies
+    for path in [*sorted(package.rglob("*.py")), package / "rules.toml"]:
+        assert "RULES.md" not in path.read_text(), path.relative_to(ROOT)

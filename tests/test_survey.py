@@ -28,7 +28,6 @@ from fastscore.enumerate import enumerate_hands
 from fastscore.rules import ROW_IDS
 from fastscore.sample import sample_winning
 from fastscore.survey import (
-    SAMPLE_UNIT,
     SHAPE_KEYS,
     SurveyPart,
     Tally,
@@ -39,7 +38,8 @@ from fastscore.survey import (
     survey,
     survey_range,
 )
-from fastscore.tiles import TILE_NAMES, SetKind, format_counts, format_set
+from fastscore.survey.report import _pct, markdown
+from fastscore.tiles import TILE_NAMES, WINDS, SetKind, format_counts, format_set
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "fastscore" / "rules.toml"
@@ -192,27 +192,52 @@ def test_compare_table_chickens_and_illegal_wins(variant_rules):
     np.testing.assert_array_equal(result.payout_change, change)
 
 
-def test_sample_against_reference():
-    """Sampled hands (declared sets, special shapes): each kind of the concealed tiles, weighted count / n."""
-    n, seed = 200, 11
-    context = dict(self_drawn=False, seat="N", round="S", flowers="4f")
-    result = survey(sample=n, seed=seed, progress=False, chunk_rows=64, **context)
+def sample_brute_force(n: int, seed: int, win=None, **fixed) -> Tally:
+    """Each sampled hand scored once by the reference, on its own winning tile (or ``win``, if it holds it)
+    and its own context except the ``fixed`` fields; weight 1 in both weightings."""
     batch = sample_winning(n, seed)
     total, rows, shapes, chicken, illegal, payout = [0, 0], [[0] * len(ROW_IDS) for _ in range(2)], \
         [[0] * len(SHAPE_KEYS) for _ in range(2)], [0, 0], [0, 0], {}
     for i in range(n):
         full = batch.concealed[i].astype(np.int64)
         full[batch.win[i]] += 1
-        declared = " ".join(format_set(SetKind(int(kind)), int(tile)) for kind, tile in batch.declared[i] if kind)
-        for k in np.flatnonzero(full):
-            concealed = full.copy()
-            concealed[k] -= 1
-            res = reference.score(f"{format_counts(concealed)} {declared}", TILE_NAMES[k], **context)
-            w = SAMPLE_UNIT // int(full.sum()) * int(full[k])
-            _add(res, (w, w), total, rows, shapes, chicken, illegal, payout)
-    assert_tally_equal(result.tally, _as_tally(total, rows, shapes, chicken, illegal, payout))
-    assert result.hands == n and result.tally.total[0] == n * SAMPLE_UNIT
-    assert result.tally.shapes[0, 1:].sum() == result.tally.total[0]  # every sampled hand wins
+        tile = int(batch.win[i]) if win is None else fastscore.parse_tile(win)
+        if full[tile] == 0:
+            continue
+        concealed = full.copy()
+        concealed[tile] -= 1
+        declared = " ".join(format_set(SetKind(int(kind)), int(t)) for kind, t in batch.declared[i] if kind)
+        own = dict(self_drawn=bool(batch.self_drawn[i]), seat=WINDS[batch.seat[i]], round=WINDS[batch.round[i]],
+                   flowers="".join(f"{k + 1}f" for k in range(8) if batch.flowers[i] >> k & 1))
+        res = reference.score(f"{format_counts(concealed)} {declared}", TILE_NAMES[tile], **{**own, **fixed})
+        _add(res, (1, 1), total, rows, shapes, chicken, illegal, payout)
+    return _as_tally(total, rows, shapes, chicken, illegal, payout)
+
+
+def test_sample_scores_each_hand_once_in_its_own_context():
+    """A sample survey scores what the sampler drew: each hand on its own winning tile, self-draw, seat,
+    round and flowers (a survey that put its own context on them, or scored every kind, differs)."""
+    n, seed = 200, 11
+    result = survey(sample=n, seed=seed, progress=False, chunk_rows=64)
+    assert_tally_equal(result.tally, sample_brute_force(n, seed))
+    assert result.hands == result.scorings == n and result.unit == 1
+    np.testing.assert_array_equal(result.tally.total, [n, n])  # 200 hands, each counted once
+    assert result.tally.shapes[0, 1:].sum() == n  # every sampled hand wins
+    batch = sample_winning(n, seed)
+    assert len(set(batch.seat.tolist())) > 1 and 0 < batch.self_drawn.sum() < n  # the context does vary
+    assert result.context["seat"] == result.context["self_drawn"] == "each hand's own"
+
+
+def test_sample_context_fixed_where_given():
+    """Fixed fields replace the hands' own, the others stay theirs; a fixed tile keeps the hands holding it."""
+    n, seed = 150, 5
+    fixed = survey(sample=n, seed=seed, progress=False, seat="N", self_drawn=False)
+    assert_tally_equal(fixed.tally, sample_brute_force(n, seed, seat="N", self_drawn=False))
+    assert fixed.context["seat"] == "N" and fixed.context["round"] == "each hand's own"
+    tile = survey(sample=n, seed=seed, progress=False, win="5p", flowers="")
+    expected = sample_brute_force(n, seed, win="5p", flowers="")
+    assert_tally_equal(tile.tally, expected)
+    assert tile.hands == expected.total[0] < n  # only the hands holding 5p, each counted once
 
 
 # --------------------------------------------------------------------------- determinism
@@ -309,6 +334,111 @@ def test_report_and_parquet(compared, tmp_path):
     paid = {int(r["key"]): r["weighted"] for r in rows if r["table"] == "rules" and r["statistic"] == "payout"}
     assert sum(paid.values()) == compared.tally.total[1]
     assert sum(r["unweighted"] for r in rows if r["statistic"] == "payout_change") == compared.tally.total[0]
+
+
+@pytest.fixture(scope="module")
+def sampled():
+    return survey(sample=300, seed=4, progress=False)
+
+
+def test_sample_report_shows_only_what_sampling_means(sampled, tmp_path):
+    """A sample's hands count once: one column (share of sampled hands), no multiplicity, no weighted
+    columns in survey.parquet, and its counts are the plain number of hands."""
+    text = sampled.report(tmp_path / "out").read_text()
+    assert "weighted" not in text and "multiplicity" not in text
+    assert "| | share of sampled hands |" in text and "| row | share of sampled hands |" in text
+    assert "| payout | count | share of sampled hands |" in text
+    assert "| all | 300 | 100% |" in text  # 300 sampled hands, each counted once
+    assert "self-draw: each hand's own; seat each hand's own; round each hand's own" in text
+    table = pq.read_table(tmp_path / "out" / "survey.parquet")
+    assert table.column_names == ["table", "statistic", "key", "unweighted", "unweighted_fraction"]
+    rows = {(r["statistic"], r["key"]): r for r in table.to_pylist()}
+    assert rows[("total", "")]["unweighted"] == 300
+    assert sum(r["unweighted"] for (stat, _), r in rows.items() if stat == "payout") == 300
+    for field in table.schema:
+        assert field.metadata[b"description"], field.name
+    assert b"sampled hands" in table.schema.field("unweighted").metadata[b"description"]
+    for plot in (plot_payout, plot_rows):
+        labels = [t.get_text() for t in plot(sampled).get_axes()[0].get_legend().get_texts()]
+        assert labels == ["sampled hands"], plot.__name__
+
+
+def test_space_parquet_counts_are_documented_plain_counts(compared, tmp_path):
+    """Over the space with win uniform the unweighted count is (hand, winning tile) pairs: 17 per hand."""
+    compared.to_parquet(tmp_path / "s.parquet")
+    table = pq.read_table(tmp_path / "s.parquet")
+    total = next(r for r in table.to_pylist() if r["statistic"] == "total" and r["table"] == "rules")
+    assert total["unweighted"] == 17 * compared.hands  # 330 hands x 17 tiles
+    assert total["weighted"] == 17 * compared.multiplicity
+    assert b"(hand, winning tile) pairs" in table.schema.field("unweighted").metadata[b"description"]
+
+
+def test_payout_table_is_binned_with_counts(compared):
+    """The payout table: bins 0, 20-24, 25-29, ... with the unweighted count and both shares, and a total."""
+    text = markdown(compared, plots=False)
+    t = compared.tally
+    lines = [line for line in text.split("## Payout")[1].split("## Comparison")[0].splitlines() if line.startswith("| ")]
+    assert lines[0] == "| payout | count | unweighted | weighted |"
+    body = {line.split(" | ")[0][2:]: line for line in lines[1:]}
+    hist = t.payout[0]
+    assert np.flatnonzero(hist).tolist() == [0, 31, 32, 33, 34, 36, 37]  # East seat: legal wins pay 31 to 37
+    assert (int(hist[0]), int(hist[30:40].sum())) == (5_559, 51)  # 5,559 + 51 = 5,610 = 330 hands x 17 tiles
+    assert list(body) == ["0", "30-39", "all"]  # empty bins are left out
+    assert body["0"].startswith("| 0 | 5,559 | 99.09% | ")  # 5,559 / 5,610
+    assert body["30-39"].startswith("| 30-39 | 51 | 0.91% | ")  # 51 / 5,610
+    assert body["all"] == "| all | 5,610 | 100% | 100% |"
+    assert "e-" not in text and "e+" not in text  # shares for people, no scientific notation
+
+
+def test_shares_are_written_for_people():
+    assert [_pct(x) for x in (0, 0.5, 0.003, 0.000012, 3e-9)] == ["0", "50.00%", "0.30%", "0.0012%", "< 0.0001%"]
+
+
+def test_compare_section_shows_points_and_frequencies(compared):
+    """--compare shows what the user changed: each changed row's points under both tables, the minimum,
+    the mean payouts and their difference, and the frequency change."""
+    text = markdown(compared, plots=False).split("## Comparison")[1]
+    t, c = compared.tally, compared.compare
+    assert f"Mean payout {t.mean_payout():,.2f} under a, {c.mean_payout():,.2f} under b " \
+           f"({c.mean_payout() - t.mean_payout():+,.2f} points)" in text
+    assert "| round minimum (E S W N) | 20 22 24 26 | 30 32 34 36 | |" in text
+    # the variant table: concealed_hand 5 -> 0 points, single_wait 1 -> 3 points
+    hand_line = next(line for line in text.splitlines() if line.startswith("| `concealed_hand` |"))
+    assert hand_line.startswith("| `concealed_hand` | 5 | 0 | ")
+    freq = compared.row_frequency()["concealed_hand"]
+    assert hand_line.endswith(f"| 0 | {-100 * freq:+,.2f}% |")  # never scores under b: its frequency drops to 0
+    assert next(line for line in text.splitlines() if line.startswith("| `single_wait` |")).startswith(
+        "| `single_wait` | 1 | 3 | ")
+    assert "| `mahjong_base` |" not in text  # same points, same frequency: not a difference
+
+
+@pytest.mark.parametrize("plot", [plot_payout, plot_rows, plot_compare])
+def test_plots_draw_two_series_side_by_side(plot, compared):
+    """Two series in two colours, their bars never over each other (the second cannot hide the first)."""
+    for ax in plot(compared).get_axes():
+        bars = [p for p in ax.patches]
+        colours = {p.get_facecolor() for p in bars}
+        assert len(colours) == 2, plot.__name__
+        horizontal = ax.get_xscale() == "log"
+        spans = sorted((p.get_y(), p.get_y() + p.get_height()) if horizontal else (p.get_x(), p.get_x() + p.get_width())
+                       for p in bars)
+        for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+            assert a1 <= b0 + 1e-9, (plot.__name__, a0, a1, b0, b1)
+
+
+def test_survey_help_says_whose_context_a_sample_uses():
+    out = CliRunner().invoke(app, ["survey", "--help"]).stdout
+    text = " ".join(out.split())
+    for option in ("--seat", "--round", "--flowers", "--self-drawn"):
+        assert option in text
+    assert text.count("with --sample, each hand's own") >= 4  # self-draw, seat, round, flowers (and win)
+
+
+def test_cli_sample_survey(tmp_path):
+    done = CliRunner().invoke(app, ["survey", "--sample", "200", "--seed", "1", "--no-progress", "-o",
+                                    str(tmp_path / "s")])
+    assert done.exit_code == 0, done.output
+    assert "weighted" not in done.stdout and "sampled hands" in done.stdout
 
 
 def test_report_without_compare(tmp_path):

@@ -366,7 +366,7 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True,
                   rows: str = "dense") -> DatasetResult:
-    """Score every hand of a Parquet input on a Dask cluster (RULES.md sections 3 to 6).
+    """Score every hand of a Parquet input on a Dask cluster (LRC rules sections 3 to 6).
 
     One result row per input row, in input order, in a Parquet dataset with
     the schema of ``fastscore batch INPUT -o OUT.parquet``
@@ -466,7 +466,7 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
                   with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                   progress: bool = False, kernel_threads: int | None = None, warm: bool = True,
                   waits_json: bool = False) -> DatasetResult:
-    """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (RULES.md section 7).
+    """Waits and their payouts of every 16-tile hand of a Parquet input on a Dask cluster (LRC rules section 7).
 
     As :func:`score_parquet` (same parameters, result and errors;
     ``summarize`` gets a :class:`~fastscore.WaitsResult`), with the schema of

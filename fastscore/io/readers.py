@@ -2,7 +2,7 @@
 
 Input records have the columns of :data:`fastscore.RECORD_KEYS`
 (:data:`INPUT_SCHEMA`): ``hand`` is required, ``win`` is required for scoring
-(not for waits analysis), the others default to the RULES.md section 2 context
+(not for waits analysis), the others default to the LRC rules section 2 context
 (seat and round East, no flowers, streak 0, not self-drawn, no Closing).
 A column fastscore does not read is an error naming it
 (:func:`fastscore.records.check_columns`, :func:`check_input`), unless it is
@@ -26,8 +26,9 @@ its ``concealed`` column and taken as it is.
 
 Everything streams: files are read :data:`DEFAULT_CHUNK_ROWS` rows at a time,
 so memory does not grow with the file.  A bad record never stops a run; it
-becomes a flagged row (``error != 0``) whose message names the row (counted
-from 0 over the whole file) and, for unreadable JSON, the file and line.
+becomes a flagged row (``error != 0``) whose message names the file and line
+of a JSON lines or CSV record, or the row (counted from 0 over the whole file)
+of a Parquet file.
 :func:`read_ahead` reads and parses the next chunk on a background thread
 while the caller scores the current one.
 """
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 from collections.abc import Iterator, Mapping
 
 import numpy as np
@@ -83,7 +85,7 @@ def _check_chunk_rows(chunk_rows: int) -> int:
 
 def read_records(
     path: str | os.PathLike, chunk_rows: int = DEFAULT_CHUNK_ROWS, *, start_row: int = 0, keep=(),
-    require_win: bool = False,
+    require_win: bool = False, _lines: list | None = None,
 ) -> Iterator[list[dict]]:
     """Read hand records from a file, ``chunk_rows`` at a time, in file order.
 
@@ -132,10 +134,10 @@ def read_records(
     check_input(path, keep=keep, require_win=require_win)
     if is_empty(path):
         return
-    if kind == "jsonl":
-        yield from _read_jsonl(path, chunk_rows, int(start_row), keep)
+    if kind == "jsonl":  # _lines: refilled with each chunk's line numbers (iter_chunks' messages)
+        yield from _read_jsonl(path, chunk_rows, int(start_row), keep, _lines)
     elif kind == "csv":
-        yield from _read_csv(path, chunk_rows, int(start_row), keep)
+        yield from _read_csv(path, chunk_rows, int(start_row), keep, _lines)
     else:
         yield from _read_parquet(path, chunk_rows, int(start_row), keep)
 
@@ -376,6 +378,16 @@ def _renumber(batch: HandBatch, offset: int) -> None:
             batch.messages[i] = f"row {offset + i}: {message[len(prefix):]}"
 
 
+def _by_line(batch: HandBatch, name: str, lines: list) -> None:
+    """Rewrite ``row i:`` message prefixes to ``<file> line <n>:``, ``lines[i]`` being row i's line
+    (a message that already names its line keeps only that)."""
+    for i, message in batch.messages.items():
+        prefix = f"row {i}: "
+        if message.startswith(prefix):
+            rest = message[len(prefix):]
+            batch.messages[i] = rest if rest.startswith(f"{name} line ") else f"{name} line {lines[i]}: {rest}"
+
+
 def iter_batches(
     path: str | os.PathLike, *, require_win: bool = True, chunk_rows: int = DEFAULT_CHUNK_ROWS, start_row: int = 0
 ) -> Iterator[HandBatch]:
@@ -411,9 +423,11 @@ def iter_chunks(
         One per chunk, rows in file order: the hands, and the chunk's ``keep`` columns (the
         schema :func:`check_input` gives; a JSON record without the key, or a flagged CSV or
         JSON row, holds null), or None without ``keep``.  Bad rows are flagged, not raised;
-        their messages count rows from 0 over the whole file, e.g.
-        ``"row 70000: 'xx': unknown letter 'x' ..."`` or
-        ``"row 6: hands.jsonl line 7: not valid JSON (...)"``.
+        their messages name the record's line in a JSON lines or CSV file (from 1, a CSV
+        header being line 1; blank lines counted), e.g.
+        ``"hands.csv line 70002: 'xx': unknown letter 'x' ..."`` or
+        ``"hands.jsonl line 7: not valid JSON (...)"``, and count rows from 0 over the whole
+        file for Parquet (or a file that is one JSON array), e.g. ``"row 70000: ..."``.
 
     Raises
     ------
@@ -434,21 +448,27 @@ def iter_chunks(
             yield batch, kept
         return
 
-    for records in read_records(path, chunk_rows, start_row=start_row, keep=keep, require_win=require_win):
-        kept = _kept_table(path, records, schema, offset) if keep else None
+    lines: list = []
+    for records in read_records(path, chunk_rows, start_row=start_row, keep=keep, require_win=require_win,
+                                _lines=lines):
+        kept = _kept_table(path, records, schema, offset, lines) if keep else None
         bad = [i for i, record in enumerate(records) if isinstance(record, Mapping) and _BAD_RECORD in record]
         messages = [f"row {i}: {records[i][_BAD_RECORD]}" for i in bad]
         for i in bad:
             records[i] = {}  # flagged below; no key the parser does not read
         batch = HandBatch.from_records(records, require_win=require_win)  # JSON / CSV values parsed in compiled code
         flag_rows(batch, bad, ErrorCode.BAD_TOKEN, messages)
-        _renumber(batch, offset)
+        if lines:
+            _by_line(batch, Path(path).name, lines)
+        else:
+            _renumber(batch, offset)
         offset += len(records)
         yield batch, kept
 
 
-def _kept_table(path, records: list, schema, offset: int):
-    """The kept columns (``schema``) of a chunk of records, taken out of the records."""
+def _kept_table(path, records: list, schema, offset: int, lines: list | None = None):
+    """The kept columns (``schema``) of a chunk of records, taken out of the records (an error names the
+    chunk's file ``lines``, or its rows from ``offset``)."""
     import pyarrow as pa
 
     columns = []
@@ -457,7 +477,9 @@ def _kept_table(path, records: list, schema, offset: int):
         try:
             columns.append(pa.array(values, type=field.type))
         except (pa.ArrowException, TypeError, ValueError, OverflowError):
-            raise ValueError(f"{path}: rows {offset:,} to {offset + len(records) - 1:,}: the kept column "
+            where = f"lines {lines[0]:,} to {lines[-1]:,}" if lines else \
+                f"rows {offset:,} to {offset + len(records) - 1:,}"
+            raise ValueError(f"{path}: {where}: the kept column "
                              f"{field.name!r} holds a value that is not of type {field.type}, the type of the "
                              f"first record's value; give each kept column one type") from None
     return pa.Table.from_arrays(columns, schema=schema)

@@ -84,24 +84,29 @@ def _first_json_record(path) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_jsonl(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[dict]]:
+def _read_jsonl(path, chunk_rows: int, start_row: int, keep=(), lines: list | None = None) -> Iterator[list[dict]]:
+    """Chunks of records; ``lines``, when given, is refilled before each chunk with its records' line
+    numbers (from 1; left empty for a file that is one JSON array, whose records have none)."""
     # Read as bytes: a record ends at "\n" only.  In text mode Python also ends lines at a lone
     # "\r", which JSON allows inside a record as whitespace: one record would become two rows and
     # every later row would move down one.  A "\r\n" ending is whitespace to json.loads.
     name = Path(path).name
     with open(path, "rb") as f:
-        lines = _numbered_lines(f)
-        head = list(itertools.islice(lines, 2))  # the first two records: is the file one JSON array?
+        numbered = _numbered_lines(f)
+        head = list(itertools.islice(numbered, 2))  # the first two records: is the file one JSON array?
         if not head:
             return
         array = _json_array(f, head, name) if head[0][1].lstrip().startswith(b"[") else None
         if array is not None:  # one JSON array of records (read whole, not streamed)
             for start in range(start_row, len(array), chunk_rows):
+                if lines is not None:
+                    lines.clear()
                 yield [_json_record(value, f"{name} record {start + i}", keep)
                        for i, value in enumerate(array[start:start + chunk_rows])]
             return
         chunk: list = []
-        for line_no, line in itertools.chain(head, lines):
+        numbers: list = []
+        for line_no, line in itertools.chain(head, numbered):
             if start_row:
                 start_row -= 1
                 continue
@@ -110,11 +115,20 @@ def _read_jsonl(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list
             except json.JSONDecodeError as exc:
                 record = {_BAD_RECORD: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
             chunk.append(record)
+            numbers.append(line_no)
             if len(chunk) == chunk_rows:
+                _line_numbers(lines, numbers)
                 yield chunk
-                chunk = []
+                chunk, numbers = [], []
         if chunk:
+            _line_numbers(lines, numbers)
             yield chunk
+
+
+def _line_numbers(lines: list | None, numbers: list) -> None:
+    """Refill the caller's ``lines`` (if any) with the line numbers of the chunk about to be yielded."""
+    if lines is not None:
+        lines[:] = numbers
 
 
 def _text(data: bytes) -> str:
@@ -189,7 +203,9 @@ def _no_duplicates(path, names, wanted) -> None:
                          f"appear{'' if len(twice) > 1 else 's'} more than once among its columns")
 
 
-def _read_csv(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[dict]]:
+def _read_csv(path, chunk_rows: int, start_row: int, keep=(), lines: list | None = None) -> Iterator[list[dict]]:
+    """Chunks of records; ``lines``, when given, is refilled before each chunk with the line on which
+    each of its records starts (from 1, the header's line counted)."""
     name = Path(path).name
     # The csv module refuses fields over 131,072 characters by default, and after refusing one it
     # cannot find where the record ends (a quoted field may span lines): long fields are read, and
@@ -209,7 +225,9 @@ def _read_csv(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[d
         _no_duplicates(path, names, RECORD_KEYS + tuple(keep))
         read = [(names.index(k), k) for k in RECORD_KEYS + tuple(keep) if k in names]
         chunk: list = []
+        numbers: list = []
         while True:
+            first = reader.line_num + 1  # the line this record starts on (a quoted field may span lines)
             try:
                 row = next(reader)
             except StopIteration:
@@ -230,10 +248,13 @@ def _read_csv(path, chunk_rows: int, start_row: int, keep=()) -> Iterator[list[d
                                          f"the header names {len(names)}"})
             else:
                 chunk.append({k: row[j] for j, k in read})
+            numbers.append(first)
             if len(chunk) == chunk_rows:
+                _line_numbers(lines, numbers)
                 yield chunk
-                chunk = []
+                chunk, numbers = [], []
         if chunk:
+            _line_numbers(lines, numbers)
             yield chunk
 
 

@@ -5,7 +5,7 @@ above; these take plain arrays and return codes.  Bottom up:
 
 - ``bits``: bit counts, an unaligned 64-bit load and a prefetch hint, as single machine instructions.
 - ``codegen``: compiled functions generated from a list of functions (the row evaluators).
-- ``decompose``: the shapes of a hand (RULES.md section 3), read from the per-suit tables.
+- ``decompose``: the shapes of a hand (LRC rules section 3), read from the per-suit tables.
 - ``wait_shapes``: the waits of a 16-tile hand (section 7): which kinds complete it.
 - ``features``: the feature record of one interpretation of a win, what the rows read.
 - ``rows``: one predicate per scoring row (section 4) and the one registry of rows.

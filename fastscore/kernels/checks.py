@@ -1,4 +1,4 @@
-"""The compiled row check (RULES.md section 2): :func:`row_fault`, run by every batch kernel on each row it reads.
+"""The compiled row check (LRC rules section 2): :func:`row_fault`, run by every batch kernel on each row it reads.
 
 The numba kernels do not check array bounds.  Every batch kernel (scoring,
 the win check, waits) runs :func:`row_fault` on each row inside its own loop,

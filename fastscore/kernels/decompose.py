@@ -1,4 +1,4 @@
-"""Kernels that recognise the shapes of a hand (RULES.md section 3); its waits are :mod:`fastscore.kernels.wait_shapes`'.
+"""Kernels that recognise the shapes of a hand (LRC rules section 3); its waits are :mod:`fastscore.kernels.wait_shapes`'.
 
 All functions are numba kernels over ``(34,) int64`` count vectors; they assume
 valid input (at most 4 of a kind) and never allocate.  The standard shape is

@@ -1,4 +1,4 @@
-"""The discard analysis kernel of 17-tile hands (after the draw, before the discard; RULES.md sections 3, 7).
+"""The discard analysis kernel of 17-tile hands (after the draw, before the discard; LRC rules sections 3, 7).
 
 For every distinct concealed kind of a hand: the shanten after discarding it
 (:mod:`fastscore.kernels.shanten`), the kinds whose draw would then lower it

@@ -1,4 +1,4 @@
-"""The feature record: what the row predicates of :mod:`fastscore.kernels.rows` read (RULES.md sections 2 to 4).
+"""The feature record: what the row predicates of :mod:`fastscore.kernels.rows` read (LRC rules sections 2 to 4).
 
 One interpretation of one win is summarised in a :class:`Features` record, a
 ``NamedTuple`` of int64 fields that numba keeps in registers: the hand's
@@ -13,7 +13,7 @@ per-suit tables.
 :func:`load_hand` reads what the kernels need of one hand row once, as a
 :class:`Hand` record.
 
-Tiles are indexed 0-33 (RULES.md section 1): ``1m``-``9m`` 0-8, ``1p``-``9p``
+Tiles are indexed 0-33 (LRC rules section 1): ``1m``-``9m`` 0-8, ``1p``-``9p``
 9-17, ``1s``-``9s`` 18-26, winds E S W N 27-30, dragons white, green, red 31-33.
 """
 
@@ -33,7 +33,7 @@ __all__ = ["Shape", "SHAPE_NAMES", "Features", "Hand", "N_FIELDS", "context", "i
 
 
 class Shape(IntEnum):
-    """Interpretation shapes (RULES.md section 3), in tie-break order."""
+    """Interpretation shapes (LRC rules section 3), in tie-break order."""
 
     STANDARD = 0
     NICO_NICO = 1
@@ -43,7 +43,7 @@ class Shape(IntEnum):
 
 SHAPE_NAMES = tuple(s.name.lower() for s in Shape)
 
-# The suit word: a bit per suit (and per dragon kind) present among the tiles (RULES.md 4.3).
+# The suit word: a bit per suit (and per dragon kind) present among the tiles (LRC rules 4.3).
 SUIT_M, SUIT_P, SUIT_S, SUIT_WIND = 1, 2, 4, 8
 DRAGON_WH, DRAGON_G, DRAGON_R = 16, 32, 64
 HONOURS = SUIT_WIND | DRAGON_WH | DRAGON_G | DRAGON_R
@@ -62,7 +62,7 @@ class Features(NamedTuple):
 
     word : suit word of the 17 tiles, declared sets included: bits ``SUIT_M``,
         ``SUIT_P``, ``SUIT_S``, ``SUIT_WIND``, ``DRAGON_WH``, ``DRAGON_G``, ``DRAGON_R``.
-    self_drawn, concealed, closing : 0 or 1 (concealed: no exposed declared set, RULES.md 2).
+    self_drawn, concealed, closing : 0 or 1 (concealed: no exposed declared set, LRC rules 2).
     flowers : bit n-1 for flower/season n.
     seat, round_wind : 0-3 (E S W N).
     streak : the dealer's streak.
@@ -79,7 +79,7 @@ class Features(NamedTuple):
     concealed_m, concealed_p, concealed_s : the same for the sheungs that are not exposed.
     n_sheungs : sheungs in all (a repeated sheung counts twice).
     eyes : the eyes tile, or -1 (Nico Nico).
-    single_wait : 1 when the winning tile is the only wait of the 16 tiles (standard shape, RULES.md 4.1).
+    single_wait : 1 when the winning tile is the only wait of the 16 tiles (standard shape, LRC rules 4.1).
     quads : kinds held four times (Nico Nico).
     orphans_m, orphans_p, orphans_s : bit k for number k+1 in that suit's orphan sheung (16 Orphans, 9 bits).
     """

@@ -1,4 +1,4 @@
-"""The compiled notation parser: hand records read straight from Arrow buffers (RULES.md sections 2, 8, 9.15).
+"""The compiled notation parser: hand records read straight from Arrow buffers (LRC rules sections 2, 8, 9.15).
 
 Two numba kernels (hands; the other fields) read the notation strings from
 the Arrow buffers themselves (validity bitmap, int32 or int64 offsets, UTF-8

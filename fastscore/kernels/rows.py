@@ -1,4 +1,4 @@
-"""The scoring rows of RULES.md section 4: one predicate per row and the one registry of rows.
+"""The scoring rows of LRC rules section 4: one predicate per row and the one registry of rows.
 
 Each predicate (``jit_inline``: inlined into the evaluators) reads one
 :class:`fastscore.kernels.features.Features` record and returns the row's *units* as an int64: 0 when the row does not fire, 1 for
@@ -6,7 +6,7 @@ most rows, a count for the rows that score per item (``wind_pong``: its wind
 pongs plus the seat and round bonuses; ``nico_quad_pairs``: the quads, whose
 value is read from the rule table's tiers; ``streak_bonus``: the streak).
 
-:data:`REGISTRY` lists the rows in RULES.md order.  Everything else about a
+:data:`REGISTRY` lists the rows in LRC rules order.  Everything else about a
 row is derived from it: :data:`ROW_IDS` (the column order of every row-points
 array and output), each row's bit in a row word (its position), the units
 fields of the rows that count units, the rows added after the Chicken (section 6),
@@ -433,12 +433,12 @@ def streak_bonus(f):
 # ---------------------------------------------------------------------------------------------- registry
 
 class Row(NamedTuple):
-    """One scoring row of RULES.md section 4.
+    """One scoring row of LRC rules section 4.
 
     Attributes
     ----------
     id : str
-        The RULES.md row id (the ``rules.toml`` entry and the output column).
+        The LRC rules row id (the ``rules.toml`` entry and the output column).
     predicate : compiled function
         ``predicate(f)`` of a :class:`~fastscore.kernels.features.Features` record: the row's units (int64, 0: no).
     max_units : int
@@ -474,7 +474,7 @@ class Row(NamedTuple):
 _STD = ("standard",)
 _HONOUR_SETS = ("standard", "nico_nico", "thirteen_orphans")
 
-#: Every row, in RULES.md order: the column order of every row-points array.
+#: Every row, in LRC rules order: the column order of every row-points array.
 # fmt: off
 REGISTRY = (
     # 4.1 Win and concealment

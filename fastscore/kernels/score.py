@@ -1,4 +1,4 @@
-"""The scoring kernel: every interpretation of one hand, scored (RULES.md sections 3 to 6).
+"""The scoring kernel: every interpretation of one hand, scored (LRC rules sections 3 to 6).
 
 :func:`interpret_hand` (:func:`fastscore.kernels.features.load_hand`, then
 :func:`interpret_loaded`) is the single scoring code path.  The batch kernels (:data:`score_kernel`, and
@@ -16,7 +16,7 @@ loops (``_score_block``, :func:`fastscore.kernels.waits._waits_block`), so that 
 array goes through a call per hand or per wait.
 
 Standard decompositions are the product of the per-suit decomposition lists of
-:mod:`fastscore.tables` (characters outermost, so they come out in RULES.md
+:mod:`fastscore.tables` (characters outermost, so they come out in LRC rules
 9.13 order); each list entry is a packed word whose bits give that suit's
 pongs, sheung starts and eyes, so each interpretation's
 :class:`fastscore.kernels.features.Features` record is a few bit operations; the rows
@@ -180,7 +180,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         Also score each interpretation as won by self-draw (waits analysis);
         otherwise the self-draw columns repeat the given win.
     info_out : (MAX_INTERPRETATIONS, N_INFO) int64
-        One row per interpretation, in RULES.md 9.13 order: shape, a, b, c
+        One row per interpretation, in LRC rules 9.13 order: shape, a, b, c
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
         bits, points, chicken, total, legal, payout, the points and payout of
@@ -523,7 +523,7 @@ score_kernel = jit_batch(_score_rows)
 def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes):
     """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.kernels.decompose.is_win_row`).
 
-    The win check alone, without scoring (RULES.md section 3).
+    The win check alone, without scoring (LRC rules section 3).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The shanten kernel: how many tile exchanges a 16- or 17-tile hand is from ready (RULES.md sections 2, 3, 7).
+"""The shanten kernel: how many tile exchanges a 16- or 17-tile hand is from ready (LRC rules sections 2, 3, 7).
 
 The distance of a hand to a shape is the fewest tiles it must draw to hold a
 complete 17-tile hand of that shape, counting only target hands that keep
@@ -362,7 +362,7 @@ def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
     concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8 (kind, tile); win : int, -1 for a
     16-tile hand, else the 17th tile (the draw); number_table, honour_table :
     :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s.
-    ``code`` is 0, or nonzero for a hand that fails the row check (RULES.md section 2; nothing else
+    ``code`` is 0, or nonzero for a hand that fails the row check (LRC rules section 2; nothing else
     is then meaningful).  Shanten as :func:`shanten_counts`.
     """
     rows = concealed.reshape((1, N_KINDS))

@@ -1,4 +1,4 @@
-"""One hand, compiled: the row check, the win check, the score and the waits of one hand (RULES.md sections 2 to 7).
+"""One hand, compiled: the row check, the win check, the score and the waits of one hand (LRC rules sections 2 to 7).
 
 Plain numba functions over one hand's count vector, declared sets and
 context numbers, for Python and for the caller's own ``@njit`` code
@@ -58,7 +58,7 @@ def _context_fits(win, seat, round_wind, flowers, streak):
 
 @jit
 def win_check_hand(concealed, declared, win, suit_info, scratch):
-    """Whether one hand with its winning tile completes some shape of section 3 (RULES.md section 3):
+    """Whether one hand with its winning tile completes some shape of section 3 (LRC rules section 3):
     the win check alone, the row check included (seat, round and streak taken as valid).
 
     Parameters
@@ -92,7 +92,7 @@ def win_check_hand(concealed, declared, win, suit_info, scratch):
 @jit
 def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
                suit_entries, dec_words, row_points, scratch):
-    """Score one hand (RULES.md sections 2 to 6), the row check included.
+    """Score one hand (LRC rules sections 2 to 6), the row check included.
 
     Parameters
     ----------
@@ -146,7 +146,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
 @jit
 def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
                dec_words, mask, payout_discard, payout_self_draw, scratch):
-    """The waits of one 16-tile hand and what each pays (RULES.md section 7, 9.10), the row check included.
+    """The waits of one 16-tile hand and what each pays (LRC rules section 7, 9.10), the row check included.
 
     Parameters
     ----------
@@ -193,7 +193,7 @@ def _parse_hand(data, hand_end):
 @jit
 def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, rules,
                suit_entries, dec_words, row_points):
-    """Parse and score one hand written in notation (RULES.md section 8): :func:`score_hand`'s result.
+    """Parse and score one hand written in notation (LRC rules section 8): :func:`score_hand`'s result.
 
     ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``),
     the winning tile (``hand_end:win_end``) and the flowers

@@ -1,4 +1,4 @@
-"""The survey kernel: every win of each set of 17 tiles, scored once and tallied (RULES.md sections 3 to 6).
+"""The survey kernel: every win of each set of 17 tiles, scored once and tallied (LRC rules sections 3 to 6).
 
 A survey scores each hand of its space (17 concealed tiles with the
 winning tile, and declared sets) once per distinct kind it holds, that kind
@@ -42,7 +42,7 @@ from .score import (
 __all__ = ["survey_kernel"]
 
 
-def _survey_rows(full, declared, multiplicity, share, win_tile, self_drawn, seat, round_wind, flowers, rule_args,
+def _survey_rows(full, declared, multiplicity, share, win, sampled, self_drawn, seat, round_wind, flowers, rule_args,
                  other_args, compare, tables, offsets, payout, payout_other, w_unweighted, w_weighted, total_acc,
                  rows_acc, shapes_acc, chicken_acc, illegal_acc):
     """Score and tally every win of N hands under one rule table (two with ``compare``).
@@ -54,12 +54,15 @@ def _survey_rows(full, declared, multiplicity, share, win_tile, self_drawn, seat
     declared : (N, 5, 2) int8
         Declared sets (kind 0 pads).
     multiplicity, share : (N,) int64
-        Weights: a hand's multiplicity in its space, and its share of the unit (``win_tile`` -1).
-    win_tile : int
-        -1: each distinct kind of the hand wins once, weight ``share * count`` unweighted and that times
-        the multiplicity weighted; else only that tile, weight 1 and ``multiplicity * count``.
-    self_drawn : bool; seat, round_wind : int 0-3; flowers : int bitmask
-        The context of every win (no streak, no Closing).
+        Weights: a hand's multiplicity in its space, and its share of the unit (``win`` -1).
+    win : (N,) int64
+        Per hand: -1, each distinct kind of the hand wins once, weight ``share * count`` unweighted and
+        that times the multiplicity weighted; else only that tile (a hand not holding it is skipped),
+        weight 1 and ``multiplicity * count``.
+    sampled : bool
+        Every scoring weighs 1 in both weightings (a sampled hand counts once; ``win`` must be a tile).
+    self_drawn : (N,) bool; seat, round_wind : (N,) int64 0-3; flowers : (N,) int64 bitmask
+        The context of each hand's wins (no streak, no Closing).
     rule_args, other_args : tuples
         :attr:`fastscore.rules.RuleTable.kernel_args` of the table and of the compared one
         (read only with ``compare``).
@@ -81,7 +84,7 @@ def _survey_rows(full, declared, multiplicity, share, win_tile, self_drawn, seat
     n_stripes = total_acc.shape[0]
     step = (n + n_stripes - 1) // n_stripes
     for s in prange(n_stripes):
-        _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, seat, round_wind, flowers, rules,
+        _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn, seat, round_wind, flowers, rules,
                        other, compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted,
                        w_weighted, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, _stripe_scratch(), s,
                        s * step, min(n, (s + 1) * step))
@@ -101,8 +104,8 @@ def _stripe_scratch():
 
 
 @jit_block
-def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, seat, round_wind, flowers, rules, other,
-                   compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted, w_weighted,
+def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn, seat, round_wind, flowers, rules,
+                   other, compare, suit_entries, dec_words, offsets, payout, payout_other, w_unweighted, w_weighted,
                    total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, scratch, s, lo, hi):
     """Hands ``lo`` to ``hi`` of :func:`_survey_rows`, tallied into stripe ``s`` (one call per stripe, without
     reference counting: :func:`fastscore._jit.jit_block`); ``scratch`` is :func:`_stripe_scratch`'s."""
@@ -113,6 +116,9 @@ def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, se
         for k in range(MAX_DECLARED):
             sets[0, k, 0] = declared[i, k, 0]
             sets[0, k, 1] = declared[i, k, 1]
+        win_tile = win[i]
+        hand_seat = seat[i]
+        hand_round = round_wind[i]
         first = win_tile
         if first < 0:
             first = 0
@@ -123,7 +129,7 @@ def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, se
         # The interpretations of the 17 tiles, collected as won on ``first`` (no single-wait test yet).
         row[0, first] -= 1
         hand = load_hand(row, sets, 0)
-        ctx = context(hand, first, self_drawn, seat, round_wind, flowers, 0, False)
+        ctx = context(hand, first, self_drawn[i], hand_seat, hand_round, flowers[i], 0, False)
         hand_rows, hand_units = evaluate_hand(ctx)
         m = collect_interpretations(ctx, 0, suit_entries, dec_words, row, sets, 0, counts, hand, info, records,
                                     True)
@@ -157,7 +163,10 @@ def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, se
                 honours16 = honours17 if t < 27 else honour_summary_row(row, 0, -1)
                 single = only_wait(row, sets, 0, t, counts, hand.n_declared, j0, j1, j2, honours16)
                 row[0, t] += 1
-            if win_tile < 0:
+            if sampled:
+                wu = np.int64(1)
+                ww = np.int64(1)
+            elif win_tile < 0:
                 wu = share[i] * c
                 ww = multiplicity[i] * share[i] * c
             else:
@@ -182,9 +191,9 @@ def _survey_stripe(full, declared, multiplicity, share, win_tile, self_drawn, se
                     break
                 k += 1
             if k == n_known:  # a new pattern: score it under each table
-                _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, results, 0)
+                _best(info, patterns, k, m, hand_rows, hand_units, hand_seat, hand_round, rules, results, 0)
                 if compare:
-                    _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, other, results, 1)
+                    _best(info, patterns, k, m, hand_rows, hand_units, hand_seat, hand_round, other, results, 1)
                 n_known += 1
             payout[out] = _tally(results, k, 0, wu, ww, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, s)
             if compare:

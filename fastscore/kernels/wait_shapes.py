@@ -1,4 +1,4 @@
-"""Kernels that find the waits of a 16-tile hand (RULES.md section 7): which kinds complete it.
+"""Kernels that find the waits of a 16-tile hand (LRC rules section 7): which kinds complete it.
 
 Numba kernels over ``(34,) int64`` count vectors and batch rows, on the shape
 tests of :mod:`fastscore.kernels.decompose` and the per-suit wait hints of

@@ -1,4 +1,4 @@
-"""The waits kernel: every tile that completes a 16-tile hand, with both payouts (RULES.md section 7, 9.10).
+"""The waits kernel: every tile that completes a 16-tile hand, with both payouts (LRC rules section 7, 9.10).
 
 For every hand, every tile kind that completes it into any shape of section 3
 (kinds already held four times excluded), with the payout of that win on a

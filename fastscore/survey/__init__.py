@@ -6,6 +6,12 @@ a second table to compare), either every complete concealed standard hand
 ``sample`` random winning hands of :func:`fastscore.sample_winning`, and
 tallies the results.
 
+A sample.  Each sampled hand is scored once, on its own winning tile (the
+sampler draws it uniformly from the hand's concealed tiles), with its own
+self-draw, seat, round and flowers unless the survey fixes them, and counts
+1 in both weightings: a sample's tallies are plain counts of sampled hands,
+and its report shows one column.
+
 The winning tile.  With ``win="uniform"`` the winning tile is drawn
 uniformly from the hand's tiles: each hand is scored once per distinct kind
 ``k`` it holds (concealed tiles = the hand minus one ``k``, winning tile
@@ -13,7 +19,7 @@ uniformly from the hand's tiles: each hand is scored once per distinct kind
 without declared sets).  With a given tile ``t`` only hands holding ``t``
 are scored, once, with ``t`` as the winning tile.
 
-Two weightings, tallied side by side (index 0 and 1 of every tally array,
+Over the exhaustive space, two weightings, tallied side by side (index 0 and 1 of every tally array,
 :data:`WEIGHTINGS`):
 
 ``unweighted``
@@ -26,15 +32,15 @@ Two weightings, tallied side by side (index 0 and 1 of every tally array,
     distribution of a random 17-tile draw conditioned on being complete.
     With a given tile ``t`` the weight is ``multiplicity * count_t``, the
     number of (tile set, winning copy of ``t``) draws, which is what the
-    uniform weighting gives restricted to ``t``.  Sampled hands have
-    multiplicity 1.
+    uniform weighting gives restricted to ``t``.
 
-Exactness.  Weights are integers: a hand's unweighted weight is
-:attr:`SurveyResult.unit` (17 for the exhaustive uniform survey, 1 with a
-given tile, 52,360 = lcm(17, 14, 11, 8, 5, 2) for a uniform sample, whose
-hands hold 17 - 3 x declared concealed tiles), and a kind's share of it is
-``unit * count_k / n``.  Tallies are int64 sums, so the numbers are the same
-for any thread count and chunk size.
+Exactness.  Weights are integers, so every tally is a plain count: with
+``win="uniform"`` over the exhaustive space a hand's unweighted weight is
+:attr:`SurveyResult.unit` = 17, ``count_k`` of it to kind ``k`` (the tally
+counts (hand, winning tile) pairs, each of the 17 tiles of a hand in turn
+the winning one); with a given tile, or in a sample, a hand counts 1.  The
+weighted tallies count (set of physical tiles, winning tile) draws.  Tallies
+are int64 sums, so the numbers are the same for any thread count and chunk size.
 
 Scoring goes through the scoring kernel's own code, hand by hand in a
 numba kernel (:mod:`fastscore.kernels.survey`, no Python per hand): a hand's
@@ -54,7 +60,7 @@ chunks, scored and tallied: :func:`survey`,
 
 from .plots import plot_compare, plot_payout, plot_rows
 from .result import SurveyResult
-from .run import DEFAULT_CHUNK_ROWS, SAMPLE_UNIT, SurveyPlan, plan_survey, survey, survey_range
+from .run import DEFAULT_CHUNK_ROWS, SurveyPlan, plan_survey, survey, survey_range
 from .tally import SHAPE_KEYS, WEIGHTINGS, SurveyPart, Tally
 
 __all__ = [

@@ -52,7 +52,21 @@ def _figure(width: float = 8.0, height: float = 4.5):
 
 def _title_context(result: SurveyResult) -> str:
     ctx = result.context
-    return f"win {ctx['win']}, {'self-drawn' if ctx['self_drawn'] else 'discard'}, seat {ctx['seat']}, round {ctx['round']}"
+    if result.sampled:
+        return f"{ctx['sample']:,} sampled hands"
+    drawn = "self-drawn" if ctx["self_drawn"] else "discard"
+    return f"win {ctx['win']}, {drawn}, seat {ctx['seat']}, round {ctx['round']}"
+
+
+def _series(result: SurveyResult) -> list[tuple[str, bool]]:
+    """The plotted series, (label, weighted): one for a sample (its hands count once), else both weightings."""
+    if result.sampled:
+        return [("sampled hands", False)]
+    return [(name, bool(w)) for w, name in enumerate(WEIGHTINGS)]
+
+
+#: Colours of the first and second series (distinct hues, so neither hides the other).
+_COLOURS = ("tab:blue", "tab:orange")
 
 
 def _log_scale(ax, axis: str, has_data: bool) -> None:
@@ -63,16 +77,38 @@ def _log_scale(ax, axis: str, has_data: bool) -> None:
         ax.text(0.5, 0.5, "no hands in this space", transform=ax.transAxes, ha="center", va="center")
 
 
-def _payout_bars(ax, tally: Tally, label: str, offset: float, width: float, color) -> None:
-    for w, (name, alpha) in enumerate((("unweighted", 0.45), ("weighted", 0.95))):
-        dist = tally.fraction(tally.payout, bool(w))
-        values = np.flatnonzero(dist)
-        ax.bar(values + offset + (w - 0.5) * width, dist[values], width=width, alpha=alpha, color=color,
-               label=f"{label}{name}")
+def _grouped_bars(ax, labels: list[str], series: list[tuple[str, np.ndarray]], horizontal: bool = False) -> None:
+    """Bars of each series side by side at each label (never over each other), one colour per series."""
+    k = len(series)
+    width = 0.8 / k
+    x = np.arange(len(labels))
+    for j, (name, values) in enumerate(series):
+        offset = (j - (k - 1) / 2) * width
+        if horizontal:
+            ax.barh(x + offset, values, height=width, color=_COLOURS[j], label=name)
+        else:
+            ax.bar(x + offset, values, width=width, color=_COLOURS[j], label=name)
+    if horizontal:
+        ax.set_yticks(x, labels, fontsize=8 if k == 1 else 7)
+        ax.invert_yaxis()
+    else:
+        ax.set_xticks(x, labels, rotation=45, ha="right")
+
+
+def _payout_series(tallies: list[tuple[str, Tally, bool]]) -> tuple[list[str], list[tuple[str, np.ndarray]]]:
+    """Binned payout shares (:meth:`Tally.payout_bins`) of each (name, tally, weighted), bins that any holds."""
+    labels, _ = tallies[0][1].payout_bins()
+    shares = []
+    for name, tally, weighted in tallies:
+        _, counts = tally.payout_bins()
+        shares.append((name, tally.fraction(counts, weighted)))
+    keep = [b for b in range(len(labels)) if any(v[b] for _, v in shares)]
+    return [labels[b] for b in keep], [(name, v[keep]) for name, v in shares]
 
 
 def plot_payout(result: SurveyResult):
-    """Payout histogram (share of scorings per payout value, both weightings).
+    """Payout histogram: share of scorings per payout bin (:data:`~fastscore.survey.tally.PAYOUT_BINS`),
+    both weightings side by side (a sample: its one count).
 
     Parameters
     ----------
@@ -90,9 +126,10 @@ def plot_payout(result: SurveyResult):
     """
     fig = _figure()
     ax = fig.add_subplot()
-    _payout_bars(ax, result.tally, "", 0.0, 0.42, "tab:blue")
+    labels, series = _payout_series([(name, result.tally, w) for name, w in _series(result)])
+    _grouped_bars(ax, labels, series)
     _log_scale(ax, "y", bool(result.tally.total[0]))
-    ax.set_xlabel("payout (points; 0 = below the round minimum)")
+    ax.set_xlabel("payout in points (0 = below the round minimum)")
     ax.set_ylabel("share of scorings (log scale)")
     ax.set_title(f"Payout distribution ({_title_context(result)})")
     ax.legend()
@@ -100,7 +137,8 @@ def plot_payout(result: SurveyResult):
 
 
 def plot_rows(result: SurveyResult, table: str = "rules"):
-    """Horizontal bars: share of scorings in which each row scores, both weightings.
+    """Horizontal bars: share of scorings in which each row scores, both weightings side by side (a sample:
+    its one count).
 
     Parameters
     ----------
@@ -122,12 +160,11 @@ def plot_rows(result: SurveyResult, table: str = "rules"):
     rows = [rid for rid, _ in result.top_rows(len(ROW_IDS), table=table)]
     fig = _figure(8.0, max(3.0, 0.28 * len(rows) + 1.2))
     ax = fig.add_subplot()
-    y = np.arange(len(rows))
-    for w, name in enumerate(WEIGHTINGS):
-        freq = result.row_frequency(bool(w), table=table)
-        ax.barh(y + (0.2 if w == 0 else -0.2), [freq[r] for r in rows], height=0.4, label=name)
-    ax.set_yticks(y, rows, fontsize=8)
-    ax.invert_yaxis()
+    series = []
+    for name, weighted in _series(result):
+        freq = result.row_frequency(weighted, table=table)
+        series.append((name, np.array([freq[r] for r in rows])))
+    _grouped_bars(ax, rows, series, horizontal=True)
     _log_scale(ax, "x", bool(rows))
     ax.set_xlabel("share of scorings in which the row scores (log scale)")
     ax.set_ylabel("row")
@@ -137,7 +174,8 @@ def plot_rows(result: SurveyResult, table: str = "rules"):
 
 
 def plot_compare(result: SurveyResult):
-    """Two panels (weighted): payout distributions and row frequencies under both tables.
+    """Two panels, the two tables side by side (weighted; a sample: its one count): binned payout
+    distributions and row frequencies.
 
     Parameters
     ----------
@@ -161,27 +199,24 @@ def plot_compare(result: SurveyResult):
     names = (Path(str(ctx["rules"])).name, Path(str(ctx["compare"])).name)
     if names[0] == names[1]:
         names = ("rules", "compare")
+    weighted = not result.sampled
+    what = "weighted" if weighted else "sampled hands"
     fig = _figure(12.0, 6.0)
     left, right = fig.subplots(1, 2)
-    for k, (tally, color) in enumerate(((result.tally, "tab:blue"), (result.compare, "tab:orange"))):
-        dist = tally.fraction(tally.payout, True)
-        values = np.flatnonzero(dist)
-        left.bar(values + (k - 0.5) * 0.42, dist[values], width=0.42, color=color, label=names[k])
+    labels, series = _payout_series([(names[0], result.tally, weighted), (names[1], result.compare, weighted)])
+    _grouped_bars(left, labels, series)
     _log_scale(left, "y", bool(result.tally.total[0]))
-    left.set_xlabel("payout (points; 0 = below the round minimum)")
-    left.set_ylabel("share of scorings, weighted (log scale)")
+    left.set_xlabel("payout in points (0 = below the round minimum)")
+    left.set_ylabel(f"share of scorings, {what} (log scale)")
     left.set_title("Payout distribution")
     left.legend()
-    a, b = result.row_frequency(), result.row_frequency(table="compare")
+    a, b = result.row_frequency(weighted), result.row_frequency(weighted, table="compare")
     rows = [r for r in ROW_IDS if a[r] or b[r]]
     rows.sort(key=lambda r: -max(a[r], b[r]))
-    y = np.arange(len(rows))
-    right.barh(y - 0.2, [a[r] for r in rows], height=0.4, color="tab:blue", label=names[0])
-    right.barh(y + 0.2, [b[r] for r in rows], height=0.4, color="tab:orange", label=names[1])
-    right.set_yticks(y, rows, fontsize=7)
-    right.invert_yaxis()
+    _grouped_bars(right, rows, [(names[0], np.array([a[r] for r in rows])), (names[1], np.array([b[r] for r in rows]))],
+                  horizontal=True)
     _log_scale(right, "x", bool(rows))
-    right.set_xlabel("share of scorings in which the row scores, weighted (log scale)")
+    right.set_xlabel(f"share of scorings in which the row scores, {what} (log scale)")
     right.set_ylabel("row")
     right.set_title("Row frequency")
     right.legend()

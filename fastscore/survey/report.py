@@ -122,14 +122,34 @@ def _write_files(result: SurveyResult, folder: Path) -> None:
 def write_parquet(result: SurveyResult, path) -> Path:
     """Write every tally as one long table (pyarrow), the context in the schema metadata.
 
-    Columns: ``table`` (``rules`` / ``compare`` / ``change``), ``statistic``
-    (``total``, ``row``, ``shape``, ``chicken``, ``illegal``, ``payout``,
-    ``payout_change``), ``key`` (row id, shape name, payout value as text,
-    ``lower``/``equal``/``higher``, or empty), ``unweighted`` and
-    ``weighted`` (int64 exact tallies), ``unweighted_fraction`` and
-    ``weighted_fraction`` (float64, tally / total).  Metadata key
-    ``fastscore.survey`` holds the JSON of ``result.context`` plus hands,
-    scorings, unit, multiplicity and seconds.
+    One record per tally, columns:
+
+    ``table`` (string)
+        ``rules``, ``compare`` (the compared table) or ``change``.
+    ``statistic`` (string)
+        ``total``, ``row``, ``shape``, ``chicken``, ``illegal`` (below the
+        round minimum), ``payout``, ``payout_change``.
+    ``key`` (string)
+        The row id, shape name, payout value in points as text,
+        ``lower``/``equal``/``higher`` (payout under ``compare`` against
+        ``rules``), or empty.
+    ``unweighted`` (int64)
+        A plain count.  A sample: sampled hands.  The exhaustive space with
+        ``win="uniform"``: (hand, winning tile) pairs, every tile of a hand
+        in turn the winning one (17 per hand; a kind held twice counts twice).
+        With a given winning tile: hands holding it.
+    ``weighted`` (int64, exhaustive space only)
+        A plain count of (set of physical tiles, winning tile) draws: the
+        unweighted count with every hand counted by its multiplicity.
+    ``unweighted_fraction``, ``weighted_fraction`` (float64)
+        The count over the ``total`` of its table; ``weighted_fraction``
+        only with ``weighted``.
+
+    A sample has no ``weighted`` columns: its hands count once (they would
+    repeat ``unweighted``).  Each column's description is also in its field
+    metadata (key ``description``).  Metadata key ``fastscore.survey`` holds
+    the JSON of ``result.context`` plus hands, scorings, unit, multiplicity
+    and seconds.
 
     Parameters
     ----------
@@ -165,16 +185,40 @@ def write_parquet(result: SurveyResult, path) -> Path:
     if result.payout_change is not None:
         for k, key in enumerate(("lower", "equal", "higher")):
             add("change", result.tally, "payout_change", key, result.payout_change[:, k])
-    columns = list(zip(*records))
-    schema = pa.schema([
-        ("table", pa.string()), ("statistic", pa.string()), ("key", pa.string()),
-        ("unweighted", pa.int64()), ("weighted", pa.int64()),
-        ("unweighted_fraction", pa.float64()), ("weighted_fraction", pa.float64()),
-    ], metadata={"fastscore.survey": json.dumps(_meta(result))})
-    table = pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
+    columns = dict(zip(("table", "statistic", "key", "unweighted", "weighted", "unweighted_fraction",
+                        "weighted_fraction"), zip(*records) if records else [()] * 7))
+    fields = [pa.field(name, kind, metadata={"description": text})
+              for name, kind, text in _parquet_columns(result)]
+    schema = pa.schema(fields, metadata={"fastscore.survey": json.dumps(_meta(result))})
+    table = pa.Table.from_arrays([pa.array(columns[f.name], type=f.type) for f in fields], schema=schema)
     path = Path(path)
     pq.write_table(table, path, write_page_checksum=True)  # verified by readers (docs/faults.md)
     return path
+
+
+def _parquet_columns(result: SurveyResult) -> list[tuple]:
+    """(name, Arrow type, description) of each column of ``survey.parquet`` (see :func:`write_parquet`)."""
+    import pyarrow as pa
+
+    if result.sampled:
+        counted = "sampled hands"
+    elif result.context["win"] == "uniform":
+        counted = "(hand, winning tile) pairs: each of a hand's 17 tiles in turn the winning one"
+    else:
+        counted = f"hands holding {result.context['win']}, won on it"
+    columns = [
+        ("table", pa.string(), "rules, compare (the compared table) or change"),
+        ("statistic", pa.string(), "total, row, shape, chicken, illegal, payout or payout_change"),
+        ("key", pa.string(), "row id, shape, payout in points, lower/equal/higher, or empty"),
+        ("unweighted", pa.int64(), f"count of {counted}"),
+    ]
+    if not result.sampled:
+        columns.append(("weighted", pa.int64(), "count of (set of physical tiles, winning tile) draws"))
+    columns.append(("unweighted_fraction", pa.float64(), "unweighted / the table's unweighted total"))
+    if not result.sampled:
+        columns.append(("weighted_fraction", pa.float64(), "weighted / the table's weighted total"))
+    return columns
+
 
 def _meta(result: SurveyResult) -> dict:
     return {**result.context, "hands": result.hands, "scorings": result.scorings, "unit": result.unit,
@@ -183,6 +227,14 @@ def _meta(result: SurveyResult) -> dict:
 
 def markdown(result: SurveyResult, plots: bool = True) -> str:
     """The text of ``report.md``.
+
+    Over the exhaustive space every table has an unweighted and a weighted
+    column; a sample's tables have one (a sampled hand counts once, so the
+    two are the same).  The payout table groups payouts in
+    :data:`~fastscore.survey.tally.PAYOUT_BINS` with counts and shares.
+    With a compared table, a section gives the mean payout under each, the
+    share of scorings paid less, the same or more, and every row whose points
+    or frequency differ, with its points under each table.
 
     Parameters
     ----------
@@ -198,67 +250,130 @@ def markdown(result: SurveyResult, plots: bool = True) -> str:
     """
     ctx = result.context
     t = result.tally
+    columns = _columns(result)
+    head = "| " + " | ".join(name for name, _ in columns) + " |"
     lines = [
         "# fastscore survey",
         "",
         f"- space: {_space_line(ctx)}",
         f"- win context: {_context_text(ctx)}",
         f"- rule table: `{ctx['rules']}`" + (f"; compared with `{ctx['compare']}`" if ctx.get("compare") else ""),
-        f"- hands: {result.hands:,}; scorings: {result.scorings:,}; total multiplicity: {result.multiplicity:,}",
+        f"- hands: {result.hands:,}; scorings: {result.scorings:,}"
+        + ("" if result.sampled else f"; total multiplicity: {result.multiplicity:,}"),
         f"- wall time: {result.seconds:.1f} s",
         "",
-        "Unweighted: every hand counts once. Weighted: every hand counts by its multiplicity "
-        "(the number of distinct sets of physical tiles it stands for). "
-        + ("The winning tile is drawn uniformly from the hand's tiles."
-           if ctx["win"] == "uniform" else f"The winning tile is {ctx['win']}."),
+        _weighting_text(result),
         "",
     ]
     if not plots:
         lines += ["Plots were not drawn: they need matplotlib (`pip install 'fastscore[report]'`).", ""]
-    lines += [
-        "## Summary",
-        "",
-        "| | unweighted | weighted |",
-        "|---|---:|---:|",
-        f"| Chicken | {_pct(result.chicken_fraction(False))} | {_pct(result.chicken_fraction(True))} |",
-        f"| below the minimum (payout 0) | {_pct(result.illegal_fraction(False))} | "
-        f"{_pct(result.illegal_fraction(True))} |",
-        f"| mean payout | {t.mean_payout(False):.2f} | {t.mean_payout(True):.2f} |",
-        f"| mean payout of a legal win | {t.mean_payout(False, True):.2f} | {t.mean_payout(True, True):.2f} |",
-    ]
-    for key, u, w in zip(SHAPE_KEYS, result.shape_fraction(False).values(), result.shape_fraction(True).values()):
-        if u or w:
-            lines.append(f"| shape {key} | {_pct(u)} | {_pct(w)} |")
+
+    def row(label: str, counts) -> str:
+        return f"| {label} | " + " | ".join(_pct(t.fraction(counts, w)) for _, w in columns) + " |"
+
+    lines += ["## Summary", "", "| |" + head[1:],
+              "|---|" + "---:|" * len(columns),
+              row("Chicken", t.chicken), row("below the minimum (payout 0)", t.illegal),
+              "| mean payout | " + " | ".join(_number(t.mean_payout(w)) for _, w in columns) + " |",
+              "| mean payout of a legal win | " + " | ".join(_number(t.mean_payout(w, True)) for _, w in columns)
+              + " |"]
+    for s, key in enumerate(SHAPE_KEYS):
+        if t.shapes[:, s].any():
+            lines.append(row(f"shape {key}", t.shapes[:, s]))
     lines += ["", "## Rows", ""] + _image("row frequency", "rows.png", plots) + [
-        "| row | unweighted | weighted |", "|---|---:|---:|"]
-    unweighted = result.row_frequency(False)
-    for rid, freq in result.top_rows(len(ROW_IDS)):
-        lines.append(f"| `{rid}` | {_pct(unweighted[rid])} | {_pct(freq)} |")
+        "Share of scorings in which each row scores.", "", "| row |" + head[1:], "|---|" + "---:|" * len(columns)]
+    for rid, _ in result.top_rows(len(ROW_IDS)):
+        lines.append(row(f"`{rid}`", t.rows[:, ROW_IDS.index(rid)]))
+    labels, counts = t.payout_bins()
     lines += ["", "## Payout", ""] + _image("payout distribution", "payout.png", plots) + [
-        "| payout | unweighted | weighted |", "|---:|---:|---:|"]
-    pu, pw = result.payout_distribution(False), result.payout_distribution(True)
-    for p in np.flatnonzero(t.payout.any(axis=0)):
-        lines.append(f"| {p} | {_pct(pu[p])} | {_pct(pw[p])} |")
+        "Payout in points (0: below the round minimum). "
+        + ("Count: sampled hands." if result.sampled else
+           "Count: (hand, winning tile) pairs, unweighted." if ctx["win"] == "uniform" else "Count: hands, unweighted."),
+        "", "| payout | count |" + head[1:], "|---:|---:|" + "---:|" * len(columns)]
+    for b, label in enumerate(labels):
+        if counts[:, b].any():
+            lines.append(f"| {label} | {int(counts[0, b]):,} | "
+                         + " | ".join(_pct(t.fraction(counts[:, b], w)) for _, w in columns) + " |")
+    lines.append(f"| all | {int(t.total[0]):,} | " + " | ".join("100%" for _ in columns) + " |")
     if result.compare is not None:
-        c = result.compare
-        change = result.payout_change
-        lines += ["", "## Comparison", ""] + _image("comparison", "compare.png", plots) + [
-            f"Rules `{ctx['rules']}` against `{ctx['compare']}` (weighted).", "",
-            "| | rules | compare |", "|---|---:|---:|",
-            f"| Chicken | {_pct(result.chicken_fraction())} | {_pct(result.chicken_fraction(table='compare'))} |",
-            f"| below the minimum | {_pct(result.illegal_fraction())} | "
-            f"{_pct(result.illegal_fraction(table='compare'))} |",
-            f"| mean payout | {t.mean_payout():.2f} | {c.mean_payout():.2f} |"]
-        freq_c = result.row_frequency(table="compare")
-        for rid, freq in result.row_frequency().items():
-            if freq != freq_c[rid]:
-                lines.append(f"| `{rid}` | {_pct(freq)} | {_pct(freq_c[rid])} |")
-        total = int(change[1].sum())
-        lines += ["", "Payout under the compared table, weighted: "
-                  + ", ".join(f"{name} {_pct(int(v) / total if total else 0.0)}"
-                              for name, v in zip(("lower", "equal", "higher"), change[1]))]
+        lines += [""] + _comparison(result, plots)
     lines += ["", "All tallies are in `survey.parquet` (exact integer counts and fractions).", ""]
     return "\n".join(lines)
+
+
+def _columns(result: SurveyResult) -> list[tuple[str, bool]]:
+    """The report's columns: (header, weighted)."""
+    if result.sampled:
+        return [("share of sampled hands", False)]
+    return [("unweighted", False), ("weighted", True)]
+
+
+def _weighting_text(result: SurveyResult) -> str:
+    ctx = result.context
+    if result.sampled:
+        if ctx["win"].startswith("each"):
+            return "Every sampled hand counts once, scored on its own winning tile."
+        return f"Only the sampled hands holding {ctx['win']} count, once each, won on {ctx['win']}."
+    return ("Unweighted: every hand counts once. Weighted: every hand counts by its multiplicity "
+            "(the number of distinct sets of physical tiles it stands for). "
+            + ("The winning tile is drawn uniformly from the hand's tiles."
+               if ctx["win"] == "uniform" else f"The winning tile is {ctx['win']}."))
+
+
+def _comparison(result: SurveyResult, plots: bool) -> list[str]:
+    """The comparison section: what changes from the rules to the compared table, points and frequencies."""
+    from ..rules import resolve_rules
+
+    ctx, t, c = result.context, result.tally, result.compare
+    weighted = not result.sampled
+    what = "weighted" if weighted else "share of sampled hands"
+    table_a, table_b = (resolve_rules(ctx[key]) if table is None else table
+                        for key, table in (("rules", result.table), ("compare", result.compare_table)))
+    lower, equal, higher = (int(v) for v in result.payout_change[int(weighted)])
+    total = lower + equal + higher
+    mean_a, mean_b = t.mean_payout(weighted), c.mean_payout(weighted)
+    lines = ["## Comparison", ""] + _image("comparison", "compare.png", plots) + [
+        f"Rules `{ctx['rules']}` (a) against `{ctx['compare']}` (b), {what}.", "",
+        f"Mean payout {_number(mean_a)} under a, {_number(mean_b)} under b ({_signed(mean_b - mean_a)} points). "
+        "Under b a scoring is paid "
+        + ", ".join(f"{name} {_pct(v / total if total else 0.0)}"
+                    for name, v in (("less", lower), ("the same", equal), ("more", higher))) + ".", "",
+        "| | a | b | b - a |", "|---|---:|---:|---:|"]
+    for label, name in (("Chicken", "chicken"), ("below the minimum", "illegal")):
+        fa, fb = float(t.fraction(getattr(t, name), weighted)), float(c.fraction(getattr(c, name), weighted))
+        lines.append(f"| {label} | {_pct(fa)} | {_pct(fb)} | {_signed(100 * (fb - fa), '%')} |")
+    for name, value in (("round minimum (E S W N)", lambda r: " ".join(str(int(v)) for v in r.minimum)),
+                        ("Chicken points", lambda r: str(r.chicken_points))):
+        if value(table_a) != value(table_b):
+            lines.append(f"| {name} | {value(table_a)} | {value(table_b)} | |")
+    changed = []
+    fa, fb = result.row_frequency(weighted), result.row_frequency(weighted, table="compare")
+    for r, rid in enumerate(ROW_IDS):
+        pa, pb = _points(table_a, r), _points(table_b, r)
+        if pa != pb or fa[rid] != fb[rid]:
+            changed.append(f"| `{rid}` | {pa} | {pb} | {_pct(fa[rid])} | {_pct(fb[rid])} | "
+                           f"{_signed(100 * (fb[rid] - fa[rid]), '%')} |")
+    if changed:
+        lines += ["", "Rows whose points or frequency differ (frequency: share of scorings in which the row scores).",
+                  "", "| row | points a | points b | frequency a | frequency b | b - a |",
+                  "|---|---:|---:|---:|---:|---:|"] + changed
+    return lines
+
+
+def _points(table, r: int) -> str:
+    """A row's points in a table as text: per unit, or the tiers of a tiered row."""
+    tiers = [int(v) for v in table.tiers[r]]
+    return " / ".join(map(str, tiers)) if any(tiers) else str(int(table.points[r]))
+
+
+def _number(x: float) -> str:
+    return f"{x:,.2f}"
+
+
+def _signed(x: float, unit: str = "") -> str:
+    if x == 0:
+        return "0"
+    return f"{x:+,.2f}{unit}" if abs(x) >= 0.005 else f"{x:+.1e}{unit}"
 
 
 def _image(alt: str, name: str, plots: bool) -> list[str]:
@@ -267,9 +382,13 @@ def _image(alt: str, name: str, plots: bool) -> list[str]:
 
 
 def _pct(x: float) -> str:
+    """A share for people: ``"12.35%"``, ``"0.30%"``, ``"0.0012%"`` (two significant digits below 0.01%),
+    ``"< 0.0001%"``; never in scientific notation."""
     if x == 0:
         return "0"
-    return f"{100 * x:.3f}%" if x >= 1e-3 else f"{100 * x:.2e}%"
+    if x >= 1e-4:
+        return f"{100 * x:.2f}%"
+    return f"{100 * x:.2g}%" if x >= 1e-6 else "< 0.0001%"
 
 
 def _space_line(ctx: dict) -> str:
@@ -283,7 +402,9 @@ def _space_line(ctx: dict) -> str:
 
 
 def _context_text(ctx: dict) -> str:
-    how = "self-drawn" if ctx["self_drawn"] else "on a discard"
-    return (f"win {ctx['win']} {how}, seat {ctx['seat']}, round {ctx['round']}, "
-            f"flowers {ctx['flowers'] or 'none'}")
+    """The win context in words; a field a sample leaves open reads "each hand's own"."""
+    drawn = ctx["self_drawn"]
+    how = drawn if isinstance(drawn, str) else "self-drawn" if drawn else "on a discard"
+    return (f"winning tile {ctx['win']}; self-draw: {how}; seat {ctx['seat']}; round {ctx['round']}; "
+            f"flowers {ctx['flowers'] or 'none'}; streak 0, no Closing")
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..rules import ROW_IDS
+from ..rules import ROW_IDS, RuleTable
 from .report import write_parquet, write_report
 from .tally import SHAPE_KEYS, Tally
 
@@ -28,7 +28,7 @@ class SurveyResult:
     scorings : int
         Hands scored (with ``win="uniform"``, one per hand and distinct kind).
     unit : int
-        Unweighted weight of one hand (see the module docstring).
+        Unweighted weight of one hand: 17 (``win="uniform"`` over the exhaustive space), else 1.
     multiplicity : int
         Sum of the hands' multiplicities.
     tally : Tally
@@ -39,6 +39,8 @@ class SurveyResult:
         Weight of scorings whose payout under ``compare`` is lower, equal, higher than under ``rules``.
     seconds : float
         Wall time of the survey, after the kernels are compiled or loaded.
+    table, compare_table : RuleTable or None
+        The rule tables surveyed (None: read again from ``context["rules"]`` / ``["compare"]`` when needed).
     """
 
     context: dict
@@ -50,6 +52,13 @@ class SurveyResult:
     compare: Tally | None = None
     payout_change: np.ndarray | None = None
     seconds: float = 0.0
+    table: RuleTable | None = field(default=None, repr=False, compare=False)
+    compare_table: RuleTable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def sampled(self) -> bool:
+        """A survey of sampled hands: each counts once, both weightings are the same plain count."""
+        return self.context.get("sample") is not None
 
     def row_frequency(self, weighted: bool = True, table: str = "rules") -> dict[str, float]:
         """Row id -> fraction of the (weighted) scorings in which it scores, in :data:`ROW_IDS` order."""

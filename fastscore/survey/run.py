@@ -12,7 +12,6 @@ range per task.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
@@ -27,10 +26,8 @@ from ..tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandErr
 from .result import SurveyResult
 from .tally import _STRIPES, Accumulators, SurveyPart, Tally, _change_kernel, add_payouts
 
-__all__ = ["SAMPLE_UNIT", "DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range", "warm_up"]
+__all__ = ["DEFAULT_CHUNK_ROWS", "SurveyPlan", "survey", "plan_survey", "survey_range", "warm_up"]
 
-#: Per-hand weight of a uniform sample: lcm of the concealed tile counts 17, 14, 11, 8, 5, 2.
-SAMPLE_UNIT = math.lcm(*(HAND_TILES - 3 * d for d in range(MAX_DECLARED + 1)))
 #: Hands per scoring batch of the survey (about 9 scorings per hand with ``win="uniform"``).
 DEFAULT_CHUNK_ROWS = 1 << 16
 
@@ -39,9 +36,10 @@ DEFAULT_CHUNK_ROWS = 1 << 16
 
 
 @jit_parallel
-def _count_scorings(full, win_tile, n_scorings):
-    """Scorings per hand: its distinct kinds (``win_tile`` -1) or 1 if it holds ``win_tile``."""
+def _count_scorings(full, win, n_scorings):
+    """Scorings per hand: its distinct kinds (``win[i]`` -1) or 1 if it holds ``win[i]``."""
     for i in prange(full.shape[0]):
+        win_tile = win[i]
         if win_tile >= 0:
             n_scorings[i] = 1 if full[i, win_tile] > 0 else 0
         else:
@@ -54,11 +52,27 @@ def _count_scorings(full, win_tile, n_scorings):
 
 @dataclass(frozen=True)
 class _Context:
-    self_drawn: bool
-    seat: int
-    round: int
-    flowers: int
-    win_tile: int  # -1: uniform
+    """The win context a survey fixes; None (sample only): each sampled hand's own."""
+
+    self_drawn: bool | None
+    seat: int | None
+    round: int | None
+    flowers: int | None
+    win_tile: int  # -1: uniform (in a sample: each hand's own winning tile)
+
+
+@dataclass
+class _Chunk:
+    """Source hands of one chunk with the context of each hand's wins, as the survey kernel takes them."""
+
+    full: np.ndarray  # (n, 34) uint8: concealed tiles with the winning tile
+    multiplicity: np.ndarray  # (n,) int64
+    declared: np.ndarray | None  # (n, 5, 2) int8
+    win: np.ndarray  # (n,) int64: -1 each kind, else the winning tile
+    self_drawn: np.ndarray  # (n,) bool
+    seat: np.ndarray  # (n,) int64
+    round: np.ndarray  # (n,) int64
+    flowers: np.ndarray  # (n,) int64
 
 
 class _Scorings:
@@ -74,24 +88,27 @@ class _Scorings:
         self.columns = [np.empty(m, dtype=np.int64) for _ in range(4)]
         self.capacity = m
 
-    def score(self, plan: "SurveyPlan", full, multiplicity, share, declared, tallies: Accumulators) -> tuple:
-        """Score every win of some hands and add it to ``tallies``; returns (payout, payout under the compared
-        table, unweighted and weighted weights), one entry per scoring (views into the reused columns)."""
+    def score(self, plan: "SurveyPlan", chunk: _Chunk, share, tallies: Accumulators) -> tuple:
+        """Score every win of a chunk's hands and add it to ``tallies``; returns (payout, payout under the
+        compared table, unweighted and weighted weights), one entry per scoring (views into the reused columns)."""
+        full = chunk.full
         n = full.shape[0]
         counts = np.empty(n, dtype=np.int64)
-        _count_scorings(full, plan.ctx.win_tile, counts)
+        _count_scorings(full, chunk.win, counts)
         offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         m = int(offsets[-1])
         if m > self.capacity:
             self._grow(m)
         payout, payout_other, w_unweighted, w_weighted = (column[:m] for column in self.columns)
+        declared = chunk.declared
         if declared is None:
             declared = np.zeros((n, MAX_DECLARED, 2), dtype=np.int8)
-        ctx, other = plan.ctx, plan.other if plan.other is not None else plan.table
-        survey_kernel(full, declared, multiplicity, share, ctx.win_tile, ctx.self_drawn, ctx.seat, ctx.round,
-                      ctx.flowers, plan.table.kernel_args, other.kernel_args, plan.other is not None, kernel_tables(),
-                      offsets, payout, payout_other, w_unweighted, w_weighted, *tallies.arrays())
+        other = plan.other if plan.other is not None else plan.table
+        survey_kernel(full, declared, chunk.multiplicity, share, chunk.win, plan.sample is not None,
+                      chunk.self_drawn, chunk.seat, chunk.round, chunk.flowers, plan.table.kernel_args,
+                      other.kernel_args, plan.other is not None, kernel_tables(), offsets, payout, payout_other,
+                      w_unweighted, w_weighted, *tallies.arrays())
         return payout, payout_other, w_unweighted, w_weighted
 
 
@@ -121,10 +138,10 @@ def _fixed_text(fixed) -> str:
 
 def survey(
     *,
-    self_drawn: bool = False,
-    seat="E",
-    round="E",
-    flowers: str = "",
+    self_drawn: bool | None = None,
+    seat=None,
+    round=None,
+    flowers: str | None = None,
     win="uniform",
     rules=None,
     compare=None,
@@ -140,23 +157,30 @@ def survey(
 
     Parameters
     ----------
-    self_drawn : bool
-        Every win self-drawn (default: on a discard).
-    seat, round : str
+    self_drawn : bool, optional
+        Every win self-drawn (True) or on a discard (False).
+    seat, round : str, optional
         ``"E" "S" "W" "N"``.
-    flowers : str
-        Flowers and seasons held, e.g. ``"1f5f"``.
+    flowers : str, optional
+        Flowers and seasons held, e.g. ``"1f5f"`` (``""``: none).
+        Each of these four left None is, over the exhaustive space, a win on
+        a discard, seat East, round East, no flowers; with ``sample``, each
+        sampled hand's own (:func:`fastscore.sample_winning` draws them).
     win : "uniform" or str
         ``"uniform"``: the winning tile is drawn uniformly from the hand's
-        tiles (each distinct kind scored, weighted by its count); a tile such
-        as ``"9s"``: only hands holding it, won on it.
+        tiles.  Over the exhaustive space each distinct kind is scored,
+        weighted by its count; with ``sample``, each hand is scored once, on
+        its own winning tile (which the sampler drew uniformly from its
+        concealed tiles).  A tile such as ``"9s"``: only hands holding it,
+        won on it.
     rules, compare : RuleTable, path or None
         The rule table (default the packaged one) and an optional second
         table; with ``compare`` every scoring is made under both.
     sample : int, optional
         Instead of the exhaustive space, ``sample_winning(sample, seed)``
-        hands (declared sets and special shapes included); their own context
-        columns are replaced by this survey's (streak 0, no Closing).
+        hands (declared sets and special shapes included), each counted once:
+        both weightings are the plain count of sampled hands.  Their context
+        is their own except where fixed above; streak 0 and no Closing always.
     seed : int
         Seed of ``sample``.
     suits, honours, fixed
@@ -221,15 +245,16 @@ class SurveyPlan:
     def result(self, part: "SurveyPart", seconds: float = 0.0) -> SurveyResult:
         """The :class:`SurveyResult` of the whole plan from the sum of its range parts."""
         return SurveyResult(self.context, part.hands, part.scorings, self.unit, part.multiplicity, part.tally,
-                            part.compare, part.change if self.other is not None else None, seconds)
+                            part.compare, part.change if self.other is not None else None, seconds, self.table,
+                            self.other)
 
 
 def plan_survey(
     *,
-    self_drawn: bool = False,
-    seat="E",
-    round="E",
-    flowers: str = "",
+    self_drawn: bool | None = None,
+    seat=None,
+    round=None,
+    flowers: str | None = None,
     win="uniform",
     rules=None,
     compare=None,
@@ -258,16 +283,26 @@ def plan_survey(
         As :func:`survey`.
     """
     win_tile = _win_tile(win)
-    ctx = _Context(bool(self_drawn), parse_wind(seat, "seat"), parse_wind(round, "round"),
-                   sum(1 << (n - 1) for n in parse_flowers(flowers)), win_tile)
+    sampled = sample is not None
+    if not sampled:  # the exhaustive space's defaults: on a discard, East seat and round, no flowers
+        self_drawn = False if self_drawn is None else self_drawn
+        seat, round, flowers = seat or "E", round or "E", "" if flowers is None else flowers
+    ctx = _Context(None if self_drawn is None else bool(self_drawn),
+                   None if seat is None else parse_wind(seat, "seat"),
+                   None if round is None else parse_wind(round, "round"),
+                   None if flowers is None else sum(1 << (n - 1) for n in parse_flowers(flowers)), win_tile)
+    own = "each hand's own"
     table: RuleTable = resolve_rules(rules)
     other: RuleTable | None = resolve_rules(compare) if compare is not None else None
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
     context = {
-        "self_drawn": ctx.self_drawn, "seat": WINDS[ctx.seat], "round": WINDS[ctx.round],
-        "flowers": "".join(f"{n}f" for n in parse_flowers(flowers)),
-        "win": "uniform" if win_tile < 0 else TILE_NAMES[win_tile],
+        "self_drawn": own if ctx.self_drawn is None else ctx.self_drawn,
+        "seat": own if ctx.seat is None else WINDS[ctx.seat],
+        "round": own if ctx.round is None else WINDS[ctx.round],
+        "flowers": own if flowers is None else "".join(f"{n}f" for n in parse_flowers(flowers)),
+        "win": ("each hand's own (drawn uniformly)" if sampled else "uniform") if win_tile < 0
+        else TILE_NAMES[win_tile],
         "rules": table.path, "compare": other.path if other is not None else None,
         "sample": sample, "seed": seed if sample is not None else None,
         "suits": suits, "honours": bool(honours), "fixed": _fixed_text(fixed),
@@ -277,7 +312,7 @@ def plan_survey(
             raise ValueError(f"sample must be a positive number of hands, got {sample!r}")
         if suits != "mps" or not honours or fixed is not None:
             raise ValueError("sample= draws from sample_winning; suits, honours and fixed restrict only the exhaustive space")
-        unit = SAMPLE_UNIT if win_tile < 0 else 1
+        unit = 1
         size = int(sample)
     else:
         unit = HAND_TILES if win_tile < 0 else 1
@@ -308,21 +343,22 @@ def survey_range(plan: SurveyPlan, start: int, stop: int, *, on_chunk=None, _sco
     if not 0 <= start <= stop <= plan.size:
         raise ValueError(f"range {start} .. {stop} is not inside 0 .. {plan.size}")
     win_tile = plan.ctx.win_tile
+    uniform = win_tile < 0 and plan.sample is None  # each hand's every kind, shares of the unit
     part = SurveyPart(compare=Tally() if plan.other is not None else None)
     change_acc = np.zeros((_STRIPES, 2, 3), dtype=np.int64)
     tallies = Accumulators()
     scorings = _scorings if _scorings is not None else _Scorings()
     if plan.sample is not None:
-        chunks = _sample_chunks(plan.seed, start, stop, plan.chunk_rows)
+        chunks = _sample_chunks(plan.ctx, plan.seed, start, stop, plan.chunk_rows)
     else:
-        chunks = _space_chunks(plan.suits, plan.honours, plan.fixed, start, stop, plan.chunk_rows)
-    for full, multiplicity, declared in chunks:
+        chunks = _space_chunks(plan.ctx, plan.suits, plan.honours, plan.fixed, start, stop, plan.chunk_rows)
+    for chunk in chunks:
+        full, multiplicity = chunk.full, chunk.multiplicity
         n_concealed = full.sum(axis=1, dtype=np.int64)
-        share = plan.unit // n_concealed if win_tile < 0 else np.ones(len(full), dtype=np.int64)
-        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, full, multiplicity, share, declared,
-                                                                        tallies)
-        held = full[:, win_tile] > 0 if win_tile >= 0 else slice(None)
-        part.hands += len(full) if win_tile < 0 else int(held.sum())
+        share = plan.unit // n_concealed if uniform else np.ones(len(full), dtype=np.int64)
+        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, chunk, share, tallies)
+        held = full[np.arange(len(full)), chunk.win] > 0 if not uniform else slice(None)
+        part.hands += len(full) if uniform else int(held.sum())
         part.multiplicity += int(multiplicity[held].sum())
         part.scorings += len(payout)
         add_payouts(part.tally, payout, w_unweighted, w_weighted)
@@ -346,22 +382,44 @@ def warm_up(plan: "SurveyPlan", scorings: _Scorings | None = None) -> None:
     hands, multiplicity = next(enumerate_hands(suits="", chunk_rows=64))
     hands, multiplicity = np.tile(hands, (13, 1)), np.tile(multiplicity, 13)  # 546 hands
     share = np.ones(len(hands), dtype=np.int64)
+    chunk = _context_chunk(plan.ctx, hands, multiplicity, None)
     for n in (8, len(hands)):  # the serial and the parallel build (PARALLEL_MIN_ROWS)
-        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, hands[:n], multiplicity[:n], share[:n],
-                                                                        None, Accumulators())
+        part = _Chunk(*(None if a is None else a[:n] for a in vars(chunk).values()))
+        payout, payout_other, w_unweighted, w_weighted = scorings.score(plan, part, share[:n], Accumulators())
         add_payouts(Tally(), payout, w_unweighted, w_weighted)
     _change_kernel(payout, payout, w_unweighted, w_weighted, np.zeros((_STRIPES, 2, 3), dtype=np.int64))
+    if plan.sample is not None:  # the sampler's kernel too
+        from ..sample import sample_winning
+
+        sample_winning(1, plan.seed)
 
 
-def _space_chunks(suits, honours, fixed, start, stop, chunk_rows):
+def _context_chunk(ctx: _Context, full, multiplicity, declared, own=None) -> _Chunk:
+    """A chunk whose wins have ``ctx``'s context, or, where ``ctx`` leaves a field None, the sampled
+    batch ``own``'s (its winning tile for ``win_tile`` -1); without ``own`` (warming up), the defaults."""
+    n = len(full)
+
+    def column(value, name, default, dtype):
+        if value is None and own is not None:
+            return np.ascontiguousarray(getattr(own, name), dtype=dtype)
+        return np.full(n, default if value is None else value, dtype=dtype)
+
+    win = ctx.win_tile if ctx.win_tile >= 0 or own is None else None
+    return _Chunk(full, multiplicity, declared, column(win, "win", -1, np.int64),
+                  column(ctx.self_drawn, "self_drawn", False, np.bool_), column(ctx.seat, "seat", 0, np.int64),
+                  column(ctx.round, "round", 0, np.int64), column(ctx.flowers, "flowers", 0, np.int64))
+
+
+def _space_chunks(ctx, suits, honours, fixed, start, stop, chunk_rows):
     for hands, multiplicity in enumerate_hands(suits=suits, honours=honours, fixed=fixed, chunk_rows=chunk_rows,
                                                start=start, stop=stop):
-        yield hands, multiplicity, None
+        yield _context_chunk(ctx, hands, multiplicity, None)
 
 
-def _sample_chunks(seed: int, start: int, stop: int, chunk_rows: int):
-    """Hands ``start .. stop - 1`` of ``sample_winning(.., seed)`` in chunks: (concealed + winning tile,
-    multiplicity 1, declared).  Hand i depends only on (seed, i), so chunks and ranges cut anywhere."""
+def _sample_chunks(ctx: _Context, seed: int, start: int, stop: int, chunk_rows: int):
+    """Hands ``start .. stop - 1`` of ``sample_winning(.., seed)`` in chunks (concealed + winning tile,
+    multiplicity 1, declared, each hand's own context where ``ctx`` leaves it open).  Hand i depends only
+    on (seed, i), so chunks and ranges cut anywhere."""
     from ..sample import sample_winning
 
     for first in range(start, stop, chunk_rows):
@@ -369,4 +427,4 @@ def _sample_chunks(seed: int, start: int, stop: int, chunk_rows: int):
         batch = sample_winning(k, seed, start=first)
         full = batch.concealed.copy()
         full[np.arange(k), batch.win.astype(np.int64)] += 1
-        yield full, np.ones(k, dtype=np.int64), batch.declared
+        yield _context_chunk(ctx, full, np.ones(k, dtype=np.int64), batch.declared, own=batch)

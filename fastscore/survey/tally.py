@@ -15,12 +15,15 @@ import numpy as np
 from .._jit import jit_parallel, prange
 from ..rules import ROW_IDS, SHAPE_NAMES
 
-__all__ = ["WEIGHTINGS", "SHAPE_KEYS", "Tally", "SurveyPart"]
+__all__ = ["WEIGHTINGS", "SHAPE_KEYS", "PAYOUT_BINS", "Tally", "SurveyPart"]
 
 #: The two weightings of every tally (first axis of its arrays).
 WEIGHTINGS = ("unweighted", "weighted")
 #: Keys of :attr:`Tally.shapes`: no interpretation, then the shapes of :class:`fastscore.Shape`.
 SHAPE_KEYS = ("no_win",) + SHAPE_NAMES
+#: Lower edges of the payout bins of the report's table and plots (the last bin is open): 0 alone
+#: (below the round minimum), then ranges of growing width.
+PAYOUT_BINS = (0, 1, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200, 300)
 #: Stripes of the tally kernel (fixed, so that the work split does not depend on the thread count).
 _STRIPES = 64
 #: Payout values tallied with a dense per-batch histogram (larger values take a slower path).
@@ -40,7 +43,7 @@ class Tally:
     shapes : ndarray, shape (2, 5), int64
         Weight per best shape, keys :data:`SHAPE_KEYS`.
     chicken : ndarray, shape (2,), int64
-        Weight of Chicken wins (RULES.md 6.2).
+        Weight of Chicken wins (LRC rules 6.2).
     illegal : ndarray, shape (2,), int64
         Weight of wins below the round minimum (not legal, payout 0; 6.3).
     payout : ndarray, shape (2, P), int64
@@ -72,6 +75,18 @@ class Tally:
         denominator = int(self.total[w])
         part = np.asarray(counts)[w]
         return part / denominator if denominator else np.zeros(np.shape(part))
+
+    def payout_bins(self) -> tuple[list[str], np.ndarray]:
+        """The payout histogram in :data:`PAYOUT_BINS`: (labels such as ``"0"``, ``"20-24"``, ``"300+"``,
+        ``(2, B) int64`` counts per weighting), every bin kept (empty ones too)."""
+        top = self.payout.shape[1]
+        edges = list(PAYOUT_BINS) + [max(top, PAYOUT_BINS[-1] + 1)]
+        labels, counts = [], np.zeros((2, len(PAYOUT_BINS)), dtype=np.int64)
+        for b, (lo, hi) in enumerate(zip(edges, edges[1:])):
+            last = b == len(PAYOUT_BINS) - 1
+            labels.append(f"{lo}+" if last else str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}")
+            counts[:, b] = self.payout[:, lo:hi].sum(axis=1)
+        return labels, counts
 
     def mean_payout(self, weighted: bool = True, legal_only: bool = False) -> float:
         """Mean payout per scoring (or per legal win), computed exactly from the histogram."""
