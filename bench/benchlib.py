@@ -51,6 +51,8 @@ PERF_BEST_PEER = {
     "waits": ("xiangting", 785e3),
     "waits_not_ready": ("xiangting", 785e3),
 }
+#: The ``impl`` names of the peers' benchmarks start with one of these.
+PEER_IMPLS = ("mahjong", "RiichiEnv", "xiangting")
 #: Issue targets on 2 cores.
 TARGETS = {"score": 15e6, "win_check": 60e6, "waits": 3e6, "waits_not_ready": 30e6, "shanten": 20e6, "discards": 1e6}
 #: Which reference benchmark a task is compared with (not-ready waits: the reference waits of ready hands).

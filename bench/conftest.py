@@ -2,10 +2,11 @@
 
 Run: ``python3 -m pytest bench/ --benchmark-only -p no:cacheprovider``.
 
-``--peers=auto`` (default) runs the peer benchmarks (``test_bench_peers.py``,
-the ``mahjong`` package) when ``mahjong`` imports and deselects them, saying so
-in the header, when it does not; ``--peers=on`` makes a missing package a usage
-error; ``--peers=off`` deselects them.  Nothing is ever skipped.
+``--peers=auto`` (default) runs each peer benchmark (marked ``peers(package)``:
+the ``mahjong`` package, RiichiEnv, ``xiangting``) when its package imports and
+deselects it, saying so in the header, when it does not; ``--peers=on`` makes a
+missing package a usage error; ``--peers=off`` deselects them all.  Nothing is
+ever skipped.
 
 At the end of the session, :func:`pytest_terminal_summary` prints one line per
 benchmark: throughput in hands per second and its ratio to the reference, to
@@ -28,7 +29,9 @@ import benchlib  # noqa: E402
 
 TASK_ORDER = ("score", "win_check", "waits", "waits_not_ready")
 IMPL_ORDER = ("jit_parallel", "jit", "bruteforce", "reference")
-PEERS_ON = pytest.StashKey[bool]()
+PEERS_ON = pytest.StashKey[frozenset]()
+#: The peers' packages: a benchmark marked ``peers(package)`` (default ``mahjong``) needs that package.
+PEER_PACKAGES = ("mahjong", "riichienv", "xiangting")
 
 
 def pytest_addoption(parser):
@@ -36,47 +39,55 @@ def pytest_addoption(parser):
         "--peers",
         choices=("auto", "on", "off"),
         default="auto",
-        help="peer benchmarks (the mahjong package): auto = run when mahjong imports (default), "
-        "on = require it, off = deselect them",
+        help="peer benchmarks (mahjong, riichienv, xiangting): auto = run those whose package imports "
+        "(default), on = require them all, off = deselect them",
     )
 
 
-def _mahjong_available() -> bool:
+def _installed(package: str) -> bool:
     try:
-        import mahjong  # noqa: F401
+        __import__(package)
     except ImportError:
         return False
     return True
 
 
+def _package(item) -> str:
+    marker = item.get_closest_marker("peers")
+    return marker.args[0] if marker.args else "mahjong"
+
+
 def pytest_configure(config):
-    config.addinivalue_line("markers", "peers: peer benchmarks that need the mahjong package (see --peers)")
+    config.addinivalue_line("markers", "peers(package): peer benchmarks that need a peer's package (see --peers; "
+                                       "default package mahjong)")
     choice = config.getoption("--peers")
-    if choice == "on" and not _mahjong_available():
-        raise pytest.UsageError(
-            "--peers=on but the mahjong package is not installed: pip install -e '.[bench]' (mahjong==2.1.0)"
-        )
-    config.stash[PEERS_ON] = choice == "on" or (choice == "auto" and _mahjong_available())
+    installed = frozenset(p for p in PEER_PACKAGES if choice != "off" and _installed(p))
+    missing = [p for p in PEER_PACKAGES if p not in installed]
+    if choice == "on" and missing:
+        raise pytest.UsageError(f"--peers=on but {', '.join(missing)} not installed: pip install -e '.[bench]'")
+    config.stash[PEERS_ON] = installed
 
 
 def pytest_report_header(config):
-    lines = [f"fastscore bench: numba threads {benchlib.DEFAULT_THREADS}, cpus {os.cpu_count()}"]
-    if config.stash[PEERS_ON]:
-        from importlib.metadata import version
+    from importlib.metadata import version
 
-        lines.append(f"peer benchmarks: on (mahjong {version('mahjong')})")
-    else:
-        reason = "--peers=off" if config.getoption("--peers") == "off" else "mahjong not installed"
-        lines.append(f"peer benchmarks: DESELECTED ({reason}; pip install -e '.[bench]' to run them)")
+    lines = [f"fastscore bench: numba threads {benchlib.DEFAULT_THREADS}, cpus {os.cpu_count()}"]
+    on = config.stash[PEERS_ON]
+    if on:
+        lines.append("peer benchmarks: on (" + ", ".join(f"{p} {version(p)}" for p in sorted(on)) + ")")
+    off = [p for p in PEER_PACKAGES if p not in on]
+    if off:
+        reason = "--peers=off" if config.getoption("--peers") == "off" else "not installed"
+        lines.append(f"peer benchmarks DESELECTED for {', '.join(off)} ({reason}; pip install -e '.[bench]' "
+                     "to run them)")
     return lines
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.stash[PEERS_ON]:
-        return
-    dropped = [item for item in items if item.get_closest_marker("peers")]
+    on = config.stash[PEERS_ON]
+    dropped = [item for item in items if item.get_closest_marker("peers") and _package(item) not in on]
     if dropped:
-        items[:] = [item for item in items if not item.get_closest_marker("peers")]
+        items[:] = [item for item in items if item not in dropped]
         config.hook.pytest_deselected(items=dropped)
 
 
@@ -138,8 +149,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     results = _pooled(benchlib.RESULTS)
     if not results:
         return
-    mahjong_run = {r["task"]: r["hands_per_s"] for r in results if r["impl"].startswith("mahjong")}
-    header = ("task", "impl", "family", "N", "hands/s", "median", "x ref", "x mj run", "x mj PERF", "x PERF best", "x target")
+    peer_run: dict = {}  # the fastest peer measured in this run, per task
+    for r in results:
+        if r["impl"].startswith(benchlib.PEER_IMPLS) and r["hands_per_s"] > peer_run.get(r["task"], ("", 0))[1]:
+            peer_run[r["task"]] = (r["impl"], r["hands_per_s"])
+    header = ("task", "impl", "family", "N", "hands/s", "median", "x ref", "x peer run", "x mj PERF", "x PERF best", "x target")
     rows = []
     for r in sorted(results, key=_sort_key):
         task, rate = r["task"], r["hands_per_s"]
@@ -153,7 +167,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             _rate(rate),
             _rate(r["hands_per_s_median"]),
             "-" if is_ref else _ratio(rate, _reference_rate(results, task, r["family"], r["n"])),
-            "-" if r["impl"].startswith("mahjong") else _ratio(rate, mahjong_run.get(task)),
+            "-" if r["impl"].startswith(benchlib.PEER_IMPLS) else _ratio(rate, peer_run.get(task, ("", None))[1]),
             _ratio(rate, benchlib.PERF_MAHJONG.get(task)),
             _ratio(rate, best[1] if best else None),
             _ratio(rate, benchlib.TARGETS.get(task)),
@@ -167,11 +181,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     peers = "; ".join(f"{task} {name} {_rate(rate)}/s" for task, (name, rate) in benchlib.PERF_BEST_PEER.items())
     targets = "; ".join(f"{task} {_rate(rate)}/s" for task, rate in benchlib.TARGETS.items())
-    mj = ", ".join(sorted(mahjong_run)) or "not run"
+    run_peers = "; ".join(f"{task} {name}" for task, (name, _) in sorted(peer_run.items())) or "not run"
     for line in (
         "N*: measured by two benchmarks (size sweep and family split), pooled.",
         "x ref: vs tests/reference.py, same family and N if run, else its largest N (not-ready: vs ready waits).",
-        f"x mj run: vs the mahjong package measured above ({mj}; riichi, complete 14-tile hands).",
+        f"x peer run: vs the fastest peer measured above, one call a hand from Python ({run_peers}; riichi, "
+        "14-tile hands).",
         "x mj PERF: vs mahjong 2.1.0 as measured in PERF.md (score 16k/s, win check 195k/s).",
         f"x PERF best: {peers}.",
         f"x target: {targets}.",

@@ -1,15 +1,20 @@
-"""Peer benchmarks: the ``mahjong`` PyPI package (riichi rules, pure Python) on complete 14-tile hands.
+"""Peer benchmarks, one call a hand from Python, on complete 14-tile riichi hands.
 
-Full scoring (``HandCalculator().estimate_hand_value``) and the win check
-(``Agari().is_agari``) of the same fixed, seeded set of hands, so that the
-summary table shows fastscore's ratio to a peer measured in the same run, on
-the same machine.  The hands are closed, declared riichi (so every hand has a
+* the ``mahjong`` PyPI package (pure Python): full scoring
+  (``HandCalculator().estimate_hand_value``) and the win check (``Agari().is_agari``);
+* RiichiEnv (``riichienv``, Rust): full scoring (``HandEvaluator(13 tiles).calc(win)``, the
+  evaluator built per hand as a caller does) and the waits of the 13 tiles left without the
+  winning tile (``get_waits``);
+
+all of the same fixed, seeded set of hands, so that the summary table shows
+fastscore's ratio to the peers measured in the same run, on the same machine
+(``xiangting``, shanten only: ``test_bench_shanten.py``).  The hands are closed, declared riichi (so every hand has a
 yaku and is scored in full), 90 % four sets and a pair, 10 % seven pairs,
 the winning tile one of the 14, a third of them self-drawn.
 
-Marked ``peers``: selected when ``mahjong`` imports (``--peers=auto``, the
+Marked ``peers(package)``: selected when the package imports (``--peers=auto``, the
 default), an error when ``--peers=on`` and it does not, deselected with
-``--peers=off``.  Install with ``pip install -e '.[bench]'`` (``mahjong==2.1.0``).
+``--peers=off``.  Install with ``pip install -e '.[bench]'``.
 """
 
 from __future__ import annotations
@@ -20,7 +25,6 @@ from importlib.metadata import version
 import pytest
 from benchlib import SEED, run
 
-pytestmark = pytest.mark.peers
 
 N_HANDS = 300
 
@@ -60,6 +64,7 @@ def impl_name() -> str:
     return f"mahjong {version('mahjong')}"
 
 
+@pytest.mark.peers("mahjong")
 def test_mahjong_estimate_hand_value(benchmark, hands):
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig
@@ -73,6 +78,7 @@ def test_mahjong_estimate_hand_value(benchmark, hands):
     assert not errors, f"{len(errors)} hands not scored, e.g. {errors[0]}"
 
 
+@pytest.mark.peers("mahjong")
 def test_mahjong_is_agari(benchmark, hands):
     from mahjong.agari import Agari
 
@@ -80,3 +86,27 @@ def test_mahjong_is_agari(benchmark, hands):
     result = run(benchmark, lambda: [agari.is_agari(counts) for counts, _, _, _ in hands],
                  task="win_check", impl=impl_name(), family="riichi14", n=len(hands), group="peers")
     assert all(result)
+
+
+@pytest.mark.peers("riichienv")
+def test_riichienv_score(benchmark, hands):
+    import riichienv
+
+    impl = f"RiichiEnv {version('riichienv')}"
+    conditions = {drawn: riichienv.Conditions(tsumo=drawn, riichi=True) for drawn in (False, True)}
+    concealed = [[t for t in tiles if t != win] for _, tiles, win, _ in hands]
+    result = run(benchmark, lambda: [riichienv.HandEvaluator(c, []).calc(win, conditions=conditions[drawn])
+                                     for c, (_, _, win, drawn) in zip(concealed, hands)],
+                 task="score", impl=impl, family="riichi14", n=len(hands), group="peers")
+    assert all(r.is_win for r in result)
+
+
+@pytest.mark.peers("riichienv")
+def test_riichienv_waits(benchmark, hands):
+    import riichienv
+
+    impl = f"RiichiEnv {version('riichienv')}"
+    concealed = [[t for t in tiles if t != win] for _, tiles, win, _ in hands]
+    result = run(benchmark, lambda: [riichienv.HandEvaluator(c, []).get_waits() for c in concealed],
+                 task="waits", impl=impl, family="riichi13", n=len(hands), group="peers")
+    assert all(win // 4 in waits for waits, (_, _, win, _) in zip(result, hands))

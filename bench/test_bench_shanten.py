@@ -4,7 +4,9 @@
   ``jit_parallel`` and ``jit``; issue #22's target is 20 M hands/s on 2 threads;
 * the readiness of the same hands by the waits kernel (a cheaper question, for scale);
 * discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s);
-* ``xiangting`` (nyanten's Rust port) on 14-tile hands, only where it is installed.
+* :func:`fastscore.shanten`, one hand a call from notation;
+* ``xiangting`` (nyanten's Rust port, one call a hand from Python) on 14-tile hands, a peer
+  benchmark (``peers("xiangting")``: run where it is installed, see ``conftest.py``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import numpy as np
 import pytest
 from benchlib import SEED, run, size_id
 
-from fastscore import HandBatch, discard_analysis, shanten_batch, waits_batch
+from fastscore import HandBatch, discard_analysis, shanten, shanten_batch, waits_batch
 from fastscore._jit import PARALLEL_MIN_ROWS
+from fastscore.tiles import format_counts
 
 N_SHANTEN = 1_000_000
 N_DISCARDS = 10_000
@@ -62,11 +65,26 @@ def test_discard_analysis_dealt(benchmark, impl):
     assert not result.error.any()
 
 
+def test_shanten_single_call(benchmark):
+    """:func:`fastscore.shanten` one hand a call from notation, 1,000 different dealt 16-tile hands."""
+    hands = [format_counts(row) for row in dealt(1_000, 16).concealed]
+    result = run(benchmark, lambda: [shanten(h) for h in hands], task="shanten", impl="shanten()", family="dealt",
+                 n=len(hands), rounds=3)
+    assert [r.shanten for r in result] == shanten_batch(dealt(1_000, 16)).shanten.tolist()
+
+
+@pytest.mark.peers("xiangting")
 def test_xiangting_14_tiles(benchmark):
-    """nyanten's Rust port from Python, 14-tile riichi hands (its only size): where installed."""
-    xiangting = pytest.importorskip("xiangting")
+    """nyanten's Rust port from Python, one call a hand, 14-tile riichi hands dealt from shuffled walls
+    (its only size)."""
+    from importlib.metadata import version
+
+    import xiangting
+
     rng = np.random.default_rng(SEED)
     wall = np.repeat(np.arange(34), 4)
     hands = [np.bincount(wall[rng.permutation(136)[:14]], minlength=34).tolist() for _ in range(10_000)]
-    run(benchmark, lambda: [xiangting.calculate_replacement_number(h, None) for h in hands], task="shanten",
-        impl="xiangting", family="dealt14", n=len(hands), rounds=3)
+    four = xiangting.PlayerCount.FOUR
+    result = run(benchmark, lambda: [xiangting.calculate_replacement_number(h, four) for h in hands],
+                 task="shanten", impl=f"xiangting {version('xiangting')}", family="dealt14", n=len(hands), rounds=3)
+    assert min(result) >= 0 and max(result) <= 7  # replacement number = shanten + 1

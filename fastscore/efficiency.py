@@ -25,6 +25,7 @@ from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
 from .kernels.discards import discard_kernel
 from .kernels.shanten import NO_SHAPE, shanten_kernel
+from .kernels.single import shanten_text
 from .shanten_tables import shanten_tables
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 
@@ -171,9 +172,20 @@ def shanten(hand: str, drawn=None) -> Shanten:
     >>> shanten("123m456p789s11z 2345s 9m", "1z").shanten    # discard 9m: ready on 2s and 5s
     0
     """
-    result = shanten_batch(hand_batch(hand, drawn))
-    values = [int(column[0]) for column in (result.shanten, result.standard, result.nico_nico,
-                                            result.thirteen_orphans, result.sixteen_orphans)]
+    # A plain ASCII str goes through one compiled call that parses and works it out; anything else, and any
+    # hand that fails to parse or check, through the batch of one, which names the bad token.
+    values = None
+    if type(hand) is str and (drawn is None or type(drawn) is str) and (hand + (drawn or "")).isascii():
+        text = (hand + (drawn or "")).encode()
+        number_table, honour_table = shanten_tables()
+        code, *found = shanten_text(np.frombuffer(text, dtype=np.uint8), len(hand), len(text), number_table,
+                                    honour_table)
+        if code == 0:
+            values = found
+    if values is None:
+        result = shanten_batch(hand_batch(hand, drawn))
+        values = [int(column[0]) for column in (result.shanten, result.standard, result.nico_nico,
+                                                result.thirteen_orphans, result.sixteen_orphans)]
     return Shanten(values[0], *(None if v == NO_SHAPE else v for v in values[1:]))
 
 

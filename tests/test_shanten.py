@@ -340,3 +340,30 @@ def test_numba_callable_shanten_hand_matches_the_batch():
     for j, column in enumerate((result.shanten, result.standard, result.nico_nico, result.thirteen_orphans,
                                 result.sixteen_orphans), start=1):
         np.testing.assert_array_equal(got[ok, j], column[ok])
+
+
+def test_single_call_matches_the_batch():
+    """``shanten(text)`` (one compiled call that parses and works out) against the batch of the same rows:
+    16-tile hands, 17-tile hands written out and with the draw apart, with declared sets."""
+    from fastscore.tiles import format_counts, format_set
+
+    batch = fastscore.sample_winning(2_000, seed=21)
+    batch.win[::3] = -1  # a third 16-tile hands, the rest 17 tiles
+    result = shanten_batch(batch)
+    assert not result.error.any()
+    for i in range(len(batch)):
+        sets = " ".join(format_set(SetKind(int(k)), int(t)) for k, t in batch.declared[i] if k)
+        hand = (format_counts(batch.concealed[i]) + " " + sets).strip()
+        drawn = None if batch.win[i] < 0 else fastscore.tiles.format_tile(int(batch.win[i]))
+        expected = tuple(None if int(c[i]) == NO_SHAPE else int(c[i])
+                         for c in (result.shanten, result.standard, result.nico_nico, result.thirteen_orphans,
+                                   result.sixteen_orphans))
+        assert tuple(shanten(hand, drawn)) == expected, (hand, drawn)
+        if drawn is not None and i % 2:  # the draw written out: the highest kind is taken as the draw
+            counts = batch.concealed[i].copy()
+            counts[batch.win[i]] += 1
+            high = int(np.flatnonzero(counts)[-1])
+            counts[high] -= 1
+            written = (format_counts(counts) + " " + sets).strip()
+            high_text = fastscore.tiles.format_tile(high)
+            assert shanten(written + " " + high_text) == shanten(written, high_text)

@@ -43,9 +43,10 @@ from .score import (
     make_scratch,
     write_row_points,
 )
+from .shanten import make_shanten_scratch, shanten_hand
 from .waits import _waits_block
 
-__all__ = ["score_hand", "score_text", "waits_hand", "waits_text", "win_check_hand"]
+__all__ = ["score_hand", "score_text", "shanten_text", "waits_hand", "waits_text", "win_check_hand"]
 
 
 @jit_inline
@@ -236,3 +237,37 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, r
         return np.int64(code), np.int64(0)
     return waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
                       dec_words, mask, payout_discard, payout_self_draw, make_scratch())
+
+
+@jit
+def shanten_text(data, hand_end, drawn_end, number_table, honour_table):
+    """Parse one hand written in notation and work out its shanten (LRC rules sections 3, 7):
+    :func:`fastscore.kernels.shanten.shanten_hand`'s result.
+
+    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``) and the drawn tile
+    (``hand_end:drawn_end``, empty for none).  Without a drawn tile a hand of 17 tiles (declared sets
+    counted as 3) has its highest kind taken as the draw.  A nonzero code: as in :func:`score_text`.
+    """
+    code, concealed, declared = _parse_hand(data, hand_end)
+    drawn = np.int64(-1)
+    if code == _OK and drawn_end > hand_end:
+        code, tile = _win(data, hand_end, drawn_end, _BYTE_CLASS, _BYTE_VALUE)
+        drawn = np.int64(tile)
+    if code != _OK:
+        return np.int64(code), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    if drawn < 0:
+        n_tiles = 0
+        for t in range(N_KINDS):
+            n_tiles += concealed[t]
+        for k in range(MAX_DECLARED):
+            n_tiles += 3 * (declared[k, 0] != 0)
+        if n_tiles == 17:
+            for t in range(N_KINDS - 1, -1, -1):
+                if concealed[t] > 0:
+                    drawn = np.int64(t)
+                    concealed[t] -= 1
+                    break
+    code, best, standard, nico, thirteen, sixteen = shanten_hand(concealed, declared, drawn, number_table,
+                                                                 honour_table, make_shanten_scratch())
+    return np.int64(code), np.int64(best), np.int64(standard), np.int64(nico), np.int64(thirteen), \
+        np.int64(sixteen)
