@@ -49,8 +49,10 @@ COLUMNS = (
 
 
 def kernel_columns(batch) -> tuple:
-    """The batch's columns as the kernels take them: read-only views (one compiled build of each
-    kernel, whatever the caller's arrays), in :data:`COLUMNS` order.
+    """The batch's columns as the kernels take them, in :data:`COLUMNS` order: writable C-contiguous
+    arrays, so that each kernel has one compiled build whatever the caller's arrays.  A batch's own
+    columns are passed as they are (the kernels only read them); a read-only column (an Arrow
+    buffer, a read-only memory map) is copied, and a ``concealed`` whose rows are not contiguous too.
 
     Raises
     ------
@@ -65,8 +67,7 @@ def kernel_columns(batch) -> tuple:
         raise HandError(ErrorCode.BAD_ARRAY, f"expected a HandBatch, got {type(batch).__name__}") from None
     first = columns[0]
     n = first.shape[0] if isinstance(first, np.ndarray) and first.ndim else -1
-    views = []
-    for column, (name, dtype, shape) in zip(columns, _EXPECTED):
+    for k, (column, (name, dtype, shape)) in enumerate(zip(columns, _EXPECTED)):
         if not isinstance(column, np.ndarray) or column.dtype != dtype or column.shape != (n, *shape):
             got = f"{column.dtype} {column.shape}" if isinstance(column, np.ndarray) else type(column).__name__
             raise HandError(
@@ -74,15 +75,11 @@ def kernel_columns(batch) -> tuple:
                 f"HandBatch column {name!r} must be {dtype} of shape (N, {', '.join(map(str, shape))})"
                 .replace(", )", ")") + f", got {got}; build batches with HandBatch.from_records or from_arrays",
             )
-        if column.flags.writeable:
-            column = column.view()
-            column.flags.writeable = False
-        views.append(column)
+        if not column.flags.writeable:
+            columns[k] = np.array(column)  # the kernels' one build takes writable arrays
     if first.strides[1] != 1:
-        concealed = np.ascontiguousarray(first)  # the kernels load a row's counts eight at a time
-        concealed.flags.writeable = False
-        views[0] = concealed
-    return tuple(views)
+        columns[0] = np.ascontiguousarray(first)  # the kernels load a row's counts eight at a time
+    return tuple(columns)
 
 
 _NAMES = tuple(name for name, _, _ in COLUMNS)
