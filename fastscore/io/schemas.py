@@ -29,8 +29,8 @@ from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
 from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
-__all__ = ["DISCARDS_COLUMNS", "KINDS", "RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS", "SCORE_COLUMNS",
-           "REQUIRE_WIN", "SHANTEN_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON", "hand_records", "input_keys",
+__all__ = ["DISCARDS_COLUMNS", "KINDS", "REQUIRE_WIN", "RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS",
+           "SCORE_COLUMNS", "SHANTEN_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON", "hand_records", "input_keys",
            "result_columns", "result_table", "rows_layout"]
 
 #: The kinds of result (and of job, :mod:`fastscore.jobs`): of :func:`fastscore.score_batch`,
@@ -329,7 +329,6 @@ class _Discards:
     waits into entries (:func:`_hits`)."""
 
     def __init__(self, result):
-        n = len(result)
         ok = np.asarray(result.error) == 0
         self.offsets, flat, self.tiles = _hits((result.shanten != _no_shape()) & ok[:, None])
         self.shanten = result.shanten.reshape(-1)[flat]
@@ -341,7 +340,7 @@ class _Discards:
         # The ready discards (DiscardResult.ready_row/ready_discard) are the entries of shanten 0, in the
         # same order: entry k's waits are result.waits' row k.
         ready = np.flatnonzero(self.shanten == 0)
-        assert ready.size == len(result.waits) and n == len(self.offsets) - 1
+        assert ready.size == len(result.waits)
         offsets, self.wait_tiles, self.wait_discard, self.wait_self_draw = _wait_hits(result.waits)
         counts = np.zeros(self.shanten.size, dtype=np.int32)
         counts[ready] = np.diff(offsets)
