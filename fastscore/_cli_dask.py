@@ -1,5 +1,5 @@
-"""The ``--dask`` side of the command line: the cluster session (``batch``, ``waits-batch``, ``survey``)
-and ``batch`` / ``waits-batch`` on a cluster (:func:`fastscore.dask.score_parquet`).
+"""The ``--dask`` side of the command line: the cluster session (``batch``, ``waits-batch``, ``shanten-batch``,
+``discards-batch``, ``survey``) and those batch commands on a cluster (:func:`fastscore.dask.score_parquet` ...).
 
 Kept apart from :mod:`fastscore.cli` (the click commands); dask and distributed are imported only
 when a command runs with ``--dask``.
@@ -45,7 +45,8 @@ def dask_session(address: str):
 def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None, sample: int | None,
               rules: Path | None, chunk_rows: int, progress: bool | None, overwrite: bool, keep: str = "",
               rows: str | None = None, waits_json: bool = False) -> None:
-    """``batch`` / ``waits-batch`` with ``--dask``: one task per partition, a Parquet dataset out."""
+    """``batch`` / ``waits-batch`` / ``shanten-batch`` / ``discards-batch`` with ``--dask``: one task per partition,
+    a Parquet dataset out."""
     if sample is not None:
         fail("--sample runs on this machine only; with --dask give INPUT, a Parquet file or folder")
     if input is None:
@@ -65,7 +66,7 @@ def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None
         # a bad INPUT or OUTPUT fails here, before any cluster starts
         keep = keep.split(",") if keep else ()
         _prepare_output(output, overwrite, fdask.plan_partitions(input, chunk_rows, keep=check_keep(keep),
-                                                                 require_win=kind == "score"))
+                                                                 require_win=jobs.require_win_of(kind)))
     except (ImportError, ValueError, OSError) as exc:
         fail(str(exc))
     import distributed
@@ -73,12 +74,16 @@ def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None
     with dask_session(address) as client:
         summary = jobs.new_summary(kind)
         if kind == "score":
-            job = functools.partial(fdask.score_parquet, rows=rows or "dense")
+            job = functools.partial(fdask.score_parquet, rows=rows or "dense", rules=table)
+        elif kind == "waits":
+            job = functools.partial(fdask.waits_parquet, waits_json=waits_json, rules=table)
+        elif kind == "shanten":
+            job = fdask.shanten_parquet
         else:
-            job = functools.partial(fdask.waits_parquet, waits_json=waits_json)
+            job = functools.partial(fdask.discards_parquet, rules=table)
         show = progress if progress is not None else sys.stderr.isatty()
         try:
-            done = job(input, output, client=client, rules=table, partition_rows=chunk_rows, overwrite=overwrite,
+            done = job(input, output, client=client, partition_rows=chunk_rows, overwrite=overwrite,
                        keep=keep, summarize=functools.partial(jobs.partition_summary, kind), progress=show)
         except (ValueError, OSError, distributed.KilledWorker) as exc:
             fail(str(exc))

@@ -11,7 +11,7 @@ from typing import NoReturn
 import click
 
 __all__ = ["console", "context_line", "fail", "rule_table", "count_table", "hand_line", "print_bad_rows", "print_summary", "share",
-           "totals_line", "wind"]
+           "shanten_line", "totals_line", "wind"]
 
 def fail(message: str) -> NoReturn:
     """Print ``error: message`` to stderr and exit with status 2."""
@@ -131,9 +131,33 @@ def _print_waits_summary(summary, console, top: int = 10) -> None:
     console.print(tiles)
 
 
+def shanten_line(histogram, analysed: int) -> str:
+    """``-1: 0.1% (12)  0: 1.2% (1,234)  ...``: a shanten histogram (index ``s + 1`` for shanten ``s``;
+    :data:`fastscore.jobs.SHANTEN_BINS`) on one line, the values that occur."""
+    return "  ".join(f"{s - 1}: {share(int(count), analysed)} ({int(count):,})"
+                     for s, count in enumerate(histogram) if count) or "-"
+
+
+def _print_shanten_summary(summary, console) -> None:
+    """The shanten histogram of a :class:`fastscore.jobs.ShantenSummary` (-1 complete, 0 ready)."""
+    analysed = summary.rows - summary.bad
+    console.print(f"shanten (-1 complete, 0 ready)  {shanten_line(summary.shanten, analysed)}")
+
+
+def _print_discards_summary(summary, console) -> None:
+    """The histogram of the shanten after the best discard, and the ready discards, of a
+    :class:`fastscore.jobs.DiscardsSummary`."""
+    analysed = summary.rows - summary.bad
+    ready = int(summary.shanten[1])  # hands a discard leaves ready
+    console.print(f"shanten after the best discard (0 ready)  {shanten_line(summary.shanten, analysed)}")
+    console.print(f"ready discards: {summary.ready_discards:,} "
+                  f"({summary.ready_discards / ready if ready else 0.0:.2f} per hand a discard leaves ready)")
+
+
 def print_summary(kind: str, summary, console) -> None:
-    """The summary of a ``score`` or ``waits`` job (:mod:`fastscore.jobs`) on ``console``."""
-    (_print_score_summary if kind == "score" else _print_waits_summary)(summary, console)
+    """The summary of a ``score``, ``waits``, ``shanten`` or ``discards`` job (:mod:`fastscore.jobs`) on ``console``."""
+    {"score": _print_score_summary, "waits": _print_waits_summary, "shanten": _print_shanten_summary,
+     "discards": _print_discards_summary}[kind](summary, console)
 
 
 def count_table(first: str, title: str):

@@ -1,12 +1,17 @@
-"""The ``fastscore shanten`` and ``fastscore discards`` commands, added to the command group by :func:`add_commands`.
+"""The ``fastscore shanten``, ``discards``, ``shanten-batch`` and ``discards-batch`` commands, added to the
+command group by :func:`add_commands`.
 
 Commands::
 
     fastscore shanten HAND [--draw TILE] [--json]
     fastscore discards HAND [--draw TILE] [--seen TILES] [--seat S] [--round R] [--flowers ..]
                        [--streak N] [--closing] [--rules FILE] [--json]
+    fastscore shanten-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch but --rules]
+    fastscore discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
 
 HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (hand notation: docs/formats.md).
+The batch commands are :func:`fastscore.cli._batch_command` of the kinds ``"shanten"`` and ``"discards"``
+(:mod:`fastscore.jobs`), with the options of ``batch`` (INPUT, -o, --sample, --keep, --resume, --dask ...).
 Invalid input prints the message to stderr and exits with status 2, as the other commands.
 The command line's shared helpers are passed in by :mod:`fastscore.cli` (this module does not import
 it, so that ``python -m fastscore.cli`` works too).
@@ -29,9 +34,10 @@ def _meaning(value: int) -> str:
     return "complete" if value < 0 else "ready" if value == 0 else f"{value} exchange{'s' * (value > 1)} from ready"
 
 
-def add_commands(app: click.Group, *, hand_options, hand_argument, json_option):
-    """Define ``shanten`` and ``discards`` with the command line's option helpers (:mod:`fastscore.cli`) and add
-    them to ``app``."""
+def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, batch_options, batch_command):
+    """Define ``shanten``, ``discards``, ``shanten-batch`` and ``discards-batch`` with the command line's option
+    helpers and its batch body (:mod:`fastscore.cli`: ``_batch_options``, ``_batch_command``) and add them
+    to ``app``."""
     _context_line, _fail, _hand_options, _rule_table = _display.context_line, _display.fail, hand_options, \
         _display.rule_table
 
@@ -96,5 +102,40 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option):
             out.add_row(row["discard"], str(row["shanten"]), " ".join(row["useful"]), str(row["live"]), waits, expected)
         console.print(out)
 
+    @click.command("shanten-batch")
+    @batch_options
+    def shanten_batch_command(**options) -> None:
+        """Shanten of every hand of INPUT (or --sample N hands dealt from a shuffled wall), chunk by chunk.
+
+        Like batch (INPUT the same records, --keep, --resume and --dask the same); a row
+        without win is a 16-tile hand, a row with one a 17-tile hand, win being the drawn
+        tile.  Output columns (int8): shanten (the best: 0 ready, -1 complete),
+        shanten_standard, shanten_nico_nico, shanten_thirteen_orphans,
+        shanten_sixteen_orphans (null where the hand cannot take the shape, and in bad
+        rows), then error; with --sample each dealt 16-tile hand's columns (as input,
+        without win) come first.  --rules is refused: shanten does not depend on the rules.
+        """
+        if options["rules"] is not None:
+            _fail("--rules: shanten does not depend on the rule table (discards-batch uses it for the payouts)")
+        batch_command("shanten", **options)
+
+    @click.command("discards-batch")
+    @batch_options
+    def discards_batch_command(**options) -> None:
+        """Every discard of every 17-tile hand of INPUT (or --sample N 17-tile hands dealt from a shuffled wall).
+
+        Like batch (INPUT the same records, --keep, --resume and --dask the same); win,
+        required, is the drawn tile, and the context columns (seat, round, flowers,
+        streak, closing) set the payouts of the waits.  No tile counts as seen (the
+        discards command's --seen has no batch form).  Output columns: shanten (int8,
+        after the best discard), discards (one entry per held kind, in tile order:
+        {tile, shanten, useful, live_useful, waits: [{tile, discard, self_draw}],
+        expected_discard, expected_self_draw}; CSV: its JSON text), error; with --sample
+        each dealt hand's columns (as input) come first.
+        """
+        batch_command("discards", **options)
+
     app.add_command(shanten_command)
     app.add_command(discards_command)
+    app.add_command(shanten_batch_command)
+    app.add_command(discards_batch_command)

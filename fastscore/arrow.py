@@ -215,9 +215,10 @@ def _check_columns(pa, table, require_win: bool):
         raise _schema_error(f"no 'hand' column (found {found})")
     check_columns(names, "table", hint=DROP_HINT)
     kinds = {}
-    # Without require_win the winning tile is ignored (parse_record: 16-tile hands for waits).
+    # With require_win False the winning tile is ignored (parse_record: 16-tile hands for waits); None
+    # reads it where given.
     for name in RECORD_KEYS:
-        if name not in names or (name == "win" and not require_win):
+        if name not in names or (name == "win" and require_win is False):
             continue
         typ = table.schema.field(name).type
         kind = _type_kind(pa, typ)
@@ -227,10 +228,11 @@ def _check_columns(pa, table, require_win: bool):
     return kinds
 
 
-def _numeric_columns(pa, table, kinds, batch, codes: np.ndarray) -> None:
+def _numeric_columns(pa, table, kinds, batch, codes: np.ndarray, require_win: bool | None = True) -> None:
     """Bool, integer and float columns, vectorised: values into ``batch``, faults into ``codes``.
 
-    A null reads as 0 (False), which is each field's default (``parse_record``).
+    A null reads as 0 (False), which is each field's default (``parse_record``); a null ``win`` is
+    missing (``require_win``) or -1 (``require_win`` None: read where given).
     """
     import pyarrow.compute as pc
 
@@ -243,12 +245,16 @@ def _numeric_columns(pa, table, kinds, batch, codes: np.ndarray) -> None:
             column = pc.fill_null(column, False if kind == "bool" else 0)
         values = column.to_numpy()
         target = getattr(batch, name)
-        if name == "win":  # a tile index (records.parse_win); read only when required, so a null is missing
+        if name == "win":  # a tile index (records.parse_win); a null is missing, or no win (require_win None)
             ok = (values >= 0) & (values < N_KINDS)
             target[:] = np.where(ok, values, -1)
             codes[~ok, col] = _BAD_WIN
             if table.column(name).null_count:
-                codes[~table.column(name).is_valid().to_numpy(zero_copy_only=False), col] = WIN_MISSING
+                null = ~table.column(name).is_valid().to_numpy(zero_copy_only=False)
+                if require_win:
+                    codes[null, col] = WIN_MISSING
+                else:
+                    target[null] = -1
             continue
         if kind == "bool":
             target[:] = values
@@ -281,7 +287,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
     code = np.zeros(n, dtype=np.uint8)
     if require_win and "win" not in kinds:
         codes[:, _WIN_COL] = WIN_MISSING
-    _numeric_columns(pa, table, kinds, batch, codes)
+    _numeric_columns(pa, table, kinds, batch, codes, require_win)
     strings = [name for name in RECORD_KEYS if kinds.get(name) in ("string", "null")]
     part = table.select(strings)
     if part.column(0).num_chunks > n // 4096 + 8:
@@ -316,7 +322,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
             else:
                 args += [_NO_BYTES, no_offsets, _NO_BYTES, _NO_INDEX]
         (_context_parallel if parallel else _context_serial)(
-            *args, meta, _PARSE_ORDER, _FLAG_WORDS, _BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND, require_win,
+            *args, meta, _PARSE_ORDER, _FLAG_WORDS, _BYTE_CLASS, _BYTE_VALUE, _BYTE_WIND, bool(require_win),
             batch.concealed[rows], batch.declared[rows], batch.win[rows], batch.self_drawn[rows], batch.seat[rows],
             batch.round[rows], batch.flowers[rows], batch.streak[rows], batch.closing[rows], codes[rows],
             codes[rows].view(np.uint64)[:, 0], code[rows])
@@ -324,7 +330,7 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
     return batch, codes, code
 
 
-def columns_from_arrow(table_or_batch, *, require_win: bool = True):
+def columns_from_arrow(table_or_batch, *, require_win: bool | None = True):
     """Parse hand records held in Arrow columns into batch columns, bad rows flagged, in compiled code.
 
     The same result as ``fastscore.records.parse_records(table.to_pylist(), require_win=...)``,
@@ -346,9 +352,10 @@ def columns_from_arrow(table_or_batch, *, require_win: bool = True):
         with bytes that are not UTF-8 reads each as U+FFFD (as
         :meth:`~fastscore.HandBatch.from_structured` decodes ``S`` fields),
         which flags it.
-    require_win : bool
+    require_win : bool or None
         Flag rows without a winning tile (True for scoring).  When False
         (waits analysis) the ``win`` column is ignored and every ``win`` is -1.
+        When None (shanten: 16- or 17-tile hands) it is read where given, -1 where null.
 
     Returns
     -------
@@ -428,7 +435,7 @@ def _copy_rows(batch, rows: np.ndarray, sub, columns=COLUMN_NAMES) -> None:
         batch.messages[i] = f"row {i}: {message[len(prefix):]}" if message.startswith(prefix) else message
 
 
-def columns_from_records(records, *, require_win: bool = True):
+def columns_from_records(records, *, require_win: bool | None = True):
     """Hand records (dicts) into batch columns, through the compiled parser when they make an Arrow table.
 
     The records (dicts from JSON lines or CSV) become a pyarrow Table of their

@@ -127,17 +127,18 @@ class HandBatch:
         return cls(**vars(empty_columns(n)))
 
     @classmethod
-    def from_records(cls, records: Iterable[Mapping], *, require_win: bool = True) -> "HandBatch":
+    def from_records(cls, records: Iterable[Mapping], *, require_win: bool | None = True) -> "HandBatch":
         """Build a batch from hand records (dicts with the :data:`~fastscore.RECORD_KEYS`).
 
         Parsed by the compiled parser (:func:`fastscore.arrow.columns_from_records`)
         when there are :data:`COMPILED_MIN_RECORDS` or more and they make an Arrow
         table, else one by one in Python (:func:`fastscore.records.parse_records`):
         the same columns, codes and messages.
-        ``win`` may be absent only when ``require_win`` is False (waits analysis).
+        ``win`` may be absent only when ``require_win`` is False (waits analysis) or None.
         A record that cannot be parsed, or whose hand breaks a row check, becomes a
-        flagged row with its message; nothing raises.  Without ``require_win`` a
-        record's ``win`` is ignored (16-tile hands).  A key that is not one of
+        flagged row with its message; nothing raises.  With ``require_win`` False a
+        record's ``win`` is ignored (16-tile hands); None reads it where given (a
+        16-tile hand without one, a 17-tile hand with one: shanten).  A key that is not one of
         :data:`~fastscore.RECORD_KEYS` (``self_draw``, ``Seat``) raises ValueError naming it and
         the record, rather than being dropped unread (:func:`fastscore.records.check_columns`).
         """

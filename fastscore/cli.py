@@ -12,8 +12,9 @@ Commands::
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
     fastscore shanten HAND [--draw TILE] [--json]
     fastscore discards HAND [--draw TILE] [--seen TILES] [context options as waits] [--json]
+    fastscore shanten-batch|discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
     fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
-    fastscore batch|waits-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite] [--chunk-rows N]
+    fastscore batch|waits-batch|shanten-batch|discards-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite]
     fastscore rules [--rules FILE] [--json]
     fastscore survey -o FOLDER [--self-drawn|--discard] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
                      [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
@@ -142,7 +143,7 @@ def _hand_options(*, win: bool):
 
 
 def _batch_options(command):
-    """INPUT and the options shared by ``batch`` and ``waits-batch``."""
+    """INPUT and the options shared by ``batch``, ``waits-batch``, ``shanten-batch`` and ``discards-batch``."""
     return _apply(command, [dataset_input_argument, dataset_output_option, sample_option, seed_option, rules_option,
                             chunk_rows_option, progress_option, dask_option, overwrite_option,
                             resume_option, keep_option])
@@ -326,7 +327,7 @@ def _run_batch(
     rows: str | None = None,
     waits_json: bool = False,
 ) -> None:
-    """The shared body of ``batch`` and ``waits-batch``: :class:`fastscore.jobs.BatchJob`, its messages and summary.
+    """The shared body of the batch commands: :class:`fastscore.jobs.BatchJob`, its messages and summary.
 
     With OUTPUT the file is written resumably (:mod:`fastscore.io.parts`): each chunk to a
     part file, joined at the end; ``resume`` takes up an interrupted run's parts.
@@ -385,7 +386,8 @@ def _batch_command(kind: str, *, input: Path | None, output: Path | None, sample
                    rules: Path | None, chunk_rows: int, progress: bool | None, dask: str | None,
                    overwrite: bool, resume: bool, keep: str, rows: str | None = None,
                    waits_json: bool = False) -> None:
-    """``batch`` (``kind="score"``) and ``waits-batch`` (``"waits"``): on this machine or with --dask."""
+    """``batch`` (``kind="score"``), ``waits-batch`` (``"waits"``), ``shanten-batch`` (``"shanten"``) and
+    ``discards-batch`` (``"discards"``): on this machine or with --dask."""
     seed = _seed(sample, seed)
     if dask is not None and resume:
         _fail("--resume is for single-machine runs; a Dask job reruns lost tasks itself")
@@ -499,7 +501,8 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
             _fail(f"{path}: {what} is a folder; only --dask reads and writes Parquet datasets (folders)")
 
 
-_efficiency_cli.add_commands(app, hand_options=_hand_options, hand_argument=hand_argument, json_option=json_option)
+_efficiency_cli.add_commands(app, hand_options=_hand_options, hand_argument=hand_argument, json_option=json_option,
+                             batch_options=_batch_options, batch_command=_batch_command)
 _survey_cli.add_command(app, options=dict(rules=rules_option, seed=seed_option, progress=progress_option,
                                           dask=dask_option, file=FILE), seed=_seed)
 _rules_cli.add_command(app, rules_option=rules_option, json_option=json_option)

@@ -1,15 +1,21 @@
-"""Chunked jobs: read (or generate) hands, score them or find their waits, write the results, resume.
+"""Chunked jobs: read (or generate) hands, score them, find their waits, shanten or discards, write the
+results, resume.
 
-The one pipeline behind ``fastscore batch``, ``waits-batch`` and ``encode``
-(:class:`BatchJob`, :func:`encode_hands`) and behind each Dask partition task
+The one pipeline behind ``fastscore batch``, ``waits-batch``, ``shanten-batch``, ``discards-batch`` and
+``encode`` (:class:`BatchJob`, :func:`encode_hands`) and behind each Dask partition task
 (:func:`run_chunks`, called by :mod:`fastscore.dask`)::
 
-    chunks (iter_batches / sample_chunks)  ->  score_batch / waits_batch  ->  ResultWriter  ->  summary
+    chunks (iter_batches / sample_chunks)  ->  processor(kind)  ->  ResultWriter  ->  summary
+
+The kinds (:data:`KINDS`): ``"score"`` (:func:`fastscore.score_batch`), ``"waits"``
+(:func:`fastscore.waits_batch`), ``"shanten"`` (:func:`fastscore.shanten_batch`) and ``"discards"``
+(:func:`fastscore.discard_analysis`).
 
 A job with an output writes it resumably (:mod:`fastscore.io.parts`): what
 makes its rows is recorded by :func:`job_description`, and a resumed run
 reads its input from the first row its kept parts do not hold.  The
-summaries (:class:`ScoreSummary`, :class:`WaitsSummary`) add up counts chunk
+summaries (:class:`ScoreSummary`, :class:`WaitsSummary`, :class:`ShantenSummary`,
+:class:`DiscardsSummary`) add up counts chunk
 by chunk, or partition by partition on a cluster (:func:`partition_summary`,
 :meth:`ScoreSummary.merge`); printing them is the command line's.
 
@@ -35,9 +41,13 @@ from .batch import HandBatch
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable
 
 __all__ = [
+    "COMMANDS",
     "KINDS",
+    "SHANTEN_BINS",
     "BatchJob",
+    "DiscardsSummary",
     "ScoreSummary",
+    "ShantenSummary",
     "WaitsSummary",
     "check_input_unchanged",
     "check_output_folder",
@@ -45,6 +55,7 @@ __all__ = [
     "input_state",
     "kept_parts_message",
     "job_description",
+    "require_win_of",
     "new_summary",
     "no_thread",
     "partition_summary",
@@ -55,16 +66,44 @@ __all__ = [
     "warm",
 ]
 
-#: The kinds of job: ``"score"`` (:func:`fastscore.score_batch`) and ``"waits"`` (:func:`fastscore.waits_batch`).
-KINDS = ("score", "waits")
+#: The kinds of job: ``"score"`` (:func:`fastscore.score_batch`), ``"waits"`` (:func:`fastscore.waits_batch`),
+#: ``"shanten"`` (:func:`fastscore.shanten_batch`) and ``"discards"`` (:func:`fastscore.discard_analysis`)
+#: (:data:`fastscore.io.schemas.KINDS`, the kinds of result).
+KINDS = io.schemas.KINDS
+
+#: The command of each kind (``job.json`` records it).
+COMMANDS = {"score": "batch", "waits": "waits-batch", "shanten": "shanten-batch", "discards": "discards-batch"}
 
 #: One hand per kind, processed before a job's first chunk so that loading the kernels is not timed.
 _WARM_RECORD = {"score": {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"},
-                "waits": {"hand": "11m99m77p11s9s EE RR 333p"}}
+                "waits": {"hand": "11m99m77p11s9s EE RR 333p"},
+                "shanten": {"hand": "11m99m77p11s9s EE RR 333p"},
+                "discards": {"hand": "11m99m77p11s9s EE RR 333p", "win": "9s"}}
+
+
+def require_win_of(kind: str) -> bool | None:
+    """How rows of ``kind`` read ``win``, the readers' ``require_win`` (:data:`fastscore.io.schemas.REQUIRE_WIN`):
+    True, required (the winning tile of ``"score"``, the drawn tile of ``"discards"``); False, ignored
+    (``"waits"``: 16-tile hands); None, read where given (``"shanten"``: a row with one is a 17-tile hand)."""
+    return io.schemas.REQUIRE_WIN[kind]
+
+
+def _shanten(batch: HandBatch, table: RuleTable):
+    from . import efficiency  # looked up at each call (tests replace it)
+
+    return efficiency.shanten_batch(batch)
+
+
+def _discards(batch: HandBatch, table: RuleTable):
+    from . import efficiency
+
+    return efficiency.discard_analysis(batch, rules=table)
 
 
 def processor(kind: str) -> Callable:
-    """:func:`fastscore.score_batch` for ``"score"``, :func:`fastscore.waits_batch` for ``"waits"``.
+    """The function ``(batch, table) -> result`` of ``kind``: :func:`fastscore.score_batch` (``"score"``),
+    :func:`fastscore.waits_batch` (``"waits"``), :func:`fastscore.shanten_batch` (``"shanten"``, the rule
+    table unused) or :func:`fastscore.discard_analysis` (``"discards"``, nothing seen).
 
     Raises
     ------
@@ -79,21 +118,30 @@ def processor(kind: str) -> Callable:
         from .waits import waits_batch
 
         return waits_batch
-    raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
+    if kind == "shanten":
+        return _shanten
+    if kind == "discards":
+        return _discards
+    raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
 
 
 def warm(kind: str, table: RuleTable) -> None:
     """Load (or compile) the kernels of ``kind`` by processing one hand."""
-    processor(kind)(HandBatch.from_records([_WARM_RECORD[kind]], require_win=kind == "score"), table)
+    processor(kind)(HandBatch.from_records([_WARM_RECORD[kind]], require_win=require_win_of(kind)), table)
 
 
 # --------------------------------------------------------------------------- summaries
 
 
 class _Summary:
-    """What the summaries share: adding up the summaries of partitions."""
+    """What the summaries share: adding up the summaries of partitions, the first bad rows' messages."""
 
     first_errors: list[str]
+
+    def _add_errors(self, result, error: np.ndarray) -> None:
+        """Keep the messages of the first five bad rows (``error`` the result's codes)."""
+        for i in np.flatnonzero(error)[: 5 - len(self.first_errors)]:
+            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
 
     def merge(self, part: dict) -> None:
         """Add one partition's :func:`partition_summary` (partitions taken in input order)."""
@@ -136,8 +184,7 @@ class ScoreSummary(_Summary):
         self.legal += int(result.legal[ok].sum())
         self.payout += int(result.payout[ok].sum(dtype=np.int64))
         self.row_hits += result.row_counts()  # flagged rows score no row
-        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
-            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(result.error[i])}"))
+        self._add_errors(result, result.error)
 
 
 class WaitsSummary(_Summary):
@@ -169,13 +216,84 @@ class WaitsSummary(_Summary):
         self.bad += int((~ok).sum())
         self.n_waits += np.bincount(np.asarray(result.n_waits)[ok].astype(np.int64), minlength=35)[:35]
         self.tile_hits += np.asarray(result.mask)[ok].sum(axis=0)
-        for i in np.flatnonzero(~ok)[: 5 - len(self.first_errors)]:
-            self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
+        self._add_errors(result, error)
 
 
-def new_summary(kind: str) -> ScoreSummary | WaitsSummary:
-    """An empty :class:`ScoreSummary` (``"score"``) or :class:`WaitsSummary` (``"waits"``)."""
-    return ScoreSummary() if kind == "score" else WaitsSummary()
+#: Length of a shanten histogram: index ``s + 1`` counts shanten ``s``, -1 (complete) to 16.
+SHANTEN_BINS = 18
+
+
+def _histogram(shanten: np.ndarray) -> np.ndarray:
+    """``(SHANTEN_BINS,) int64`` counts of the values of ``shanten`` (-1 .. 16)."""
+    return np.bincount(shanten.astype(np.int64) + 1, minlength=SHANTEN_BINS)[:SHANTEN_BINS]
+
+
+class ShantenSummary(_Summary):
+    """Running totals over shanten chunks (:class:`~fastscore.ShantenResult`).
+
+    Attributes
+    ----------
+    rows, bad : int
+        Rows, and rows flagged as bad input.
+    shanten : ndarray, shape (SHANTEN_BINS,), int64
+        Analysed rows by their best shanten: index ``s + 1`` for shanten ``s`` (index 0: complete
+        17-tile hands, 1: ready, ...).
+    first_errors : list of str
+        The messages of the first five bad rows.
+    """
+
+    def __init__(self):
+        self.rows = self.bad = 0
+        self.shanten = np.zeros(SHANTEN_BINS, dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        """Add one chunk's result."""
+        ok = result.error == 0
+        self.rows += len(result)
+        self.bad += int((~ok).sum())
+        self.shanten += _histogram(result.shanten[ok])
+        self._add_errors(result, result.error)
+
+
+class DiscardsSummary(_Summary):
+    """Running totals over discard chunks (:class:`~fastscore.DiscardResult`).
+
+    Attributes
+    ----------
+    rows, bad : int
+        Rows, and rows flagged as bad input.
+    shanten : ndarray, shape (SHANTEN_BINS,), int64
+        Analysed rows by their shanten after the best discard: index ``s + 1`` for shanten ``s``
+        (index 1: a discard leaves the hand ready).
+    ready_discards : int
+        The (hand, discard) pairs that leave a hand ready, over all analysed rows.
+    first_errors : list of str
+        The messages of the first five bad rows.
+    """
+
+    def __init__(self):
+        self.rows = self.bad = self.ready_discards = 0
+        self.shanten = np.zeros(SHANTEN_BINS, dtype=np.int64)
+        self.first_errors: list[str] = []
+
+    def add(self, result) -> None:
+        """Add one chunk's result."""
+        ok = result.error == 0
+        self.rows += len(result)
+        self.bad += int((~ok).sum())
+        self.shanten += _histogram(result.shanten[ok].min(axis=1))  # not held: NO_SHAPE, above every value
+        self.ready_discards += int(result.ready_row.size)  # flagged rows have none
+        self._add_errors(result, result.error)
+
+
+_SUMMARIES = {"score": ScoreSummary, "waits": WaitsSummary, "shanten": ShantenSummary, "discards": DiscardsSummary}
+
+
+def new_summary(kind: str) -> ScoreSummary | WaitsSummary | ShantenSummary | DiscardsSummary:
+    """An empty summary of ``kind``: :class:`ScoreSummary`, :class:`WaitsSummary`, :class:`ShantenSummary`
+    or :class:`DiscardsSummary`."""
+    return _SUMMARIES[kind]()
 
 
 def partition_summary(kind: str, result) -> dict:
@@ -190,11 +308,16 @@ def partition_summary(kind: str, result) -> dict:
 
 
 def sample_chunks(kind: str, n: int, seed: int, chunk_rows: int, first: int = 0) -> Iterator[HandBatch]:
-    """``n`` generated hands (winning for ``"score"``, ready for ``"waits"``), generated chunk by chunk
-    from hand ``first`` on (:func:`fastscore.sample_winning`, :func:`fastscore.sample_ready`)."""
-    from .sample import sample_ready, sample_winning
+    """``n`` generated hands, generated chunk by chunk from hand ``first`` on: winning for ``"score"``
+    (:func:`fastscore.sample_winning`), ready for ``"waits"`` (:func:`fastscore.sample_ready`), dealt from a
+    shuffled wall for ``"shanten"`` (16 tiles) and ``"discards"`` (17: the draw in ``win``;
+    :func:`fastscore.sample.sample_dealt`).  Hand ``i`` is the same whatever ``chunk_rows``."""
+    from functools import partial
 
-    generate = sample_winning if kind == "score" else sample_ready
+    from .sample import sample_dealt, sample_ready, sample_winning
+
+    generate = {"score": sample_winning, "waits": sample_ready, "shanten": partial(sample_dealt, n_tiles=16),
+                "discards": partial(sample_dealt, n_tiles=17)}[kind]
     for start in range(first, n, chunk_rows):
         yield generate(min(chunk_rows, n - start), seed, start=start)
 
@@ -205,8 +328,8 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
 
     Parameters
     ----------
-    kind : {"score", "waits"}
-        :func:`fastscore.score_batch` or :func:`fastscore.waits_batch`.
+    kind : {"score", "waits", "shanten", "discards"}
+        What each chunk goes through (:func:`processor`).
     chunks : iterable of HandBatch, or of (HandBatch, pyarrow.Table)
         The hands, in output order; with the chunk's kept columns (:func:`fastscore.io.iter_chunks`).
     table : RuleTable
@@ -263,7 +386,7 @@ def job_description(kind: str, input: Path | None, sample: int | None, seed: int
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
         digest.update(array.tobytes())
-    job: dict = {"command": "batch" if kind == "score" else "waits-batch", "rules": f"sha256:{digest.hexdigest()[:16]}"}
+    job: dict = {"command": COMMANDS[kind], "rules": f"sha256:{digest.hexdigest()[:16]}"}
     if input is not None:
         with open(input, "rb") as f:
             size = os.fstat(f.fileno()).st_size
@@ -332,7 +455,8 @@ def check_output_folder(output: Path) -> None:
 
 
 class BatchJob:
-    """``fastscore batch`` / ``waits-batch`` on one machine: read (or generate), process, write resumably.
+    """``fastscore batch`` / ``waits-batch`` / ``shanten-batch`` / ``discards-batch`` on one machine: read (or
+    generate), process, write resumably.
 
     Made in three steps, each raising ValueError or OSError with the message to print:
     the constructor checks the paths, :meth:`open` loads the kernels and opens the
@@ -341,7 +465,8 @@ class BatchJob:
 
     Parameters
     ----------
-    kind : {"score", "waits"}
+    kind : {"score", "waits", "shanten", "discards"}
+        :data:`KINDS`; rows of ``"score"`` and ``"discards"`` need a ``win`` (:func:`require_win_of`).
     input : Path, optional
         Hand records (:func:`fastscore.io.iter_batches`); or ``sample`` hands generated.
     output : Path, optional
@@ -368,8 +493,8 @@ class BatchJob:
         After :meth:`open`.
     first : int
         The row this run starts at (after :meth:`open`): the kept rows of an interrupted run.
-    summary : ScoreSummary or WaitsSummary
-        This run's rows.
+    summary : ScoreSummary, WaitsSummary, ShantenSummary or DiscardsSummary
+        This run's rows (:func:`new_summary`).
     seconds : float
         Wall time of :meth:`run`.
     """
@@ -397,7 +522,7 @@ class BatchJob:
             if output is not None and output.resolve() == input.resolve():
                 raise ValueError(f"{output}: the output would replace the input")
             # Every column read, kept or refused before anything starts (no row is scored first).
-            self.kept = io.check_input(input, keep=self.keep, require_win=kind == "score")
+            self.kept = io.check_input(input, keep=self.keep, require_win=require_win_of(kind))
             self.total = io.count_rows(input)
         else:
             if self.keep:
@@ -426,7 +551,7 @@ class BatchJob:
             raise
         self.first = self.writer.rows_written if self.writer is not None else 0
         if self.input is not None:
-            self._chunks = io.iter_chunks(self.input, require_win=self.kind == "score", chunk_rows=self.chunk_rows,
+            self._chunks = io.iter_chunks(self.input, require_win=require_win_of(self.kind), chunk_rows=self.chunk_rows,
                                           start_row=self.first, keep=self.keep)
         else:
             self._chunks = sample_chunks(self.kind, self.sample, self.seed, self.chunk_rows, self.first)

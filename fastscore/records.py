@@ -78,7 +78,7 @@ def check_columns(names, where: str, *, accepted=RECORD_KEYS, keep=(), require_w
     keep : sequence of str
         Other columns the caller carries through (``--keep``).
     require_win : bool
-        ``win`` is required (scoring; not waits analysis).
+        ``win`` is required (scoring, discard analysis; not waits nor shanten).
     hint : str
         What to do with a column fastscore does not read (:data:`KEEP_HINT`, :data:`DROP_HINT`).
     what : str
@@ -105,8 +105,9 @@ def check_columns(names, where: str, *, accepted=RECORD_KEYS, keep=(), require_w
                          f"{', '.join(accepted)}; {hint}")
     if require_win and "win" in accepted and "win" not in names:
         found = ", ".join(repr(c) for c in names) if names else "none"
-        raise ValueError(f"{where}: no 'win' {what} (the winning tile), which scoring needs (found {found}); "
-                         f"waits-batch reads hands without one")
+        raise ValueError(f"{where}: no 'win' {what} (the winning tile; for discards-batch the drawn tile), which "
+                         f"scoring and discard analysis need (found {found}); waits-batch and shanten-batch read "
+                         f"hands without one")
 #: The array columns of a :class:`~fastscore.HandBatch`, in field order.
 COLUMN_NAMES = tuple(name for name, _, _ in COLUMNS)
 
@@ -173,8 +174,11 @@ def parse_win(value) -> int:
         raise HandError(ErrorCode.BAD_WIN, f"winning tile: {exc}") from None
 
 
-def parse_record(record: Mapping, require_win: bool = True) -> tuple:
+def parse_record(record: Mapping, require_win: bool | None = True) -> tuple:
     """Parse one hand record into column values.
+
+    ``require_win``: True, ``win`` is required (scoring, discards); False, it is ignored (waits: 16-tile
+    hands, win -1); None, it is read where given, win -1 where not (shanten: 16 or 17 tiles).
 
     Returns
     -------
@@ -192,7 +196,7 @@ def parse_record(record: Mapping, require_win: bool = True) -> tuple:
     if "hand" not in record:
         raise HandError(ErrorCode.BAD_TOKEN, "record has no 'hand'")
     hand = parse_hand(record["hand"])
-    win_text = record.get("win") if require_win else None
+    win_text = record.get("win") if require_win is not False else None
     if win_text is None or win_text == "":
         if require_win:
             raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
@@ -245,7 +249,7 @@ def empty_columns(n: int) -> SimpleNamespace:
     return SimpleNamespace(**columns, messages={})
 
 
-def parse_records(records: Iterable[Mapping], *, require_win: bool = True) -> SimpleNamespace:
+def parse_records(records: Iterable[Mapping], *, require_win: bool | None = True) -> SimpleNamespace:
     """Parse hand records one by one in Python: the columns of :func:`empty_columns`, filled.
 
     A record that cannot be parsed, or whose hand breaks a row check

@@ -43,6 +43,11 @@ never share a generator.  A batch is therefore a pure function of
 ``m`` hands of ``sample_winning(n, seed)`` are ``sample_winning(m, seed)``.
 The kernels use only int64 arithmetic that cannot overflow, so they give the
 same hands under ``NUMBA_DISABLE_JIT=1``.
+
+Dealt hands.  :func:`sample_dealt` deals 16 (or 17) tiles from a shuffled
+136-tile wall: the hands of a game's start, mostly 3 to 5 exchanges from
+ready, for ``shanten-batch`` and ``discards-batch --sample``.  Numpy only,
+counter-based as above (hand ``i`` of ``seed`` is the same in any chunk).
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from ._jit import jit, jit_parallel, prange
 from .batch import HandBatch
 from .tiles import N_KINDS, SetKind
 
-__all__ = ["FAMILIES", "MIXED_BLEND", "sample_winning", "sample_ready"]
+__all__ = ["FAMILIES", "MIXED_BLEND", "sample_dealt", "sample_winning", "sample_ready"]
 
 #: Family names accepted by ``families=`` (see the module docstring).
 FAMILIES = (
@@ -573,3 +578,82 @@ def sample_ready(n: int, seed: int = 0, *, families=None, start: int = 0, return
     """
     batch, family = _sample(n, seed, families, ready=True, start=start)
     return (batch, family) if return_family else batch
+
+
+# --------------------------------------------------------------------------- dealt hands
+
+#: Draws per dealt hand in its random stream: hand ``i``'s ``k``-th draw is counter ``i * 17 + k``.
+_DEALT_DRAWS = 17
+_WALL = (np.arange(4 * N_KINDS) // 4).astype(np.uint8)  # the 136 tiles, four of each kind
+
+
+def _splitmix(counter: np.ndarray, key: int) -> np.ndarray:
+    """splitmix64 of ``counter`` (uint64, wrapping) in the stream ``key``: a bijection of the counters."""
+    z = counter * np.uint64(0x9E3779B97F4A7C15) + np.uint64(key)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def sample_dealt(n: int, seed: int = 0, *, n_tiles: int = 16, start: int = 0) -> HandBatch:
+    """``n`` hands dealt from shuffled 136-tile walls: 16 tiles, or 17 with the last in ``win`` (the draw).
+
+    Each hand is the first ``n_tiles`` tiles of its own uniformly shuffled wall (four of each of the
+    34 kinds, no flowers), by a partial Fisher-Yates shuffle vectorised over the hands: draw ``k`` of
+    hand ``i`` is picked by the splitmix64 hash of the counter ``(start + i) * 17 + k`` keyed by
+    ``seed``.  So hand ``i`` depends only on ``(seed, start + i)``, not on ``n`` or on how a job cuts
+    its chunks (``sample_dealt(n, seed, start=k)`` is rows ``k .. k + n - 1`` of a longer deal), and
+    the 17-tile hand ``i`` is the 16-tile hand ``i`` plus its draw.  Numpy only (no kernel to
+    compile): about 0.1 s per 65,536 hands here.
+
+    Parameters
+    ----------
+    n : int
+        Number of hands.
+    seed : int
+        Any integer (taken modulo 2**64).
+    n_tiles : {16, 17}
+        16-tile hands (``win`` -1), or 17-tile hands: the 17th tile in ``win``, as
+        :func:`fastscore.discard_analysis` reads them.
+    start : int
+        Index of the first hand.
+
+    Returns
+    -------
+    HandBatch
+        ``concealed (n, 34) uint8`` (16 tiles, at most 4 of a kind, the draw included), no declared
+        sets, ``win (n,) int8`` (-1, or the drawn kind 0-33), the default context (seat and round
+        East, no flowers, streak 0, not self-drawn, no Closing), ``error`` all 0.
+
+    Raises
+    ------
+    ValueError
+        ``n`` or ``start`` negative, ``n_tiles`` not 16 or 17.
+
+    Examples
+    --------
+    >>> batch = sample_dealt(1000, seed=3, n_tiles=17)
+    >>> int(batch.concealed.sum(axis=1).max()), bool((batch.win >= 0).all())
+    (16, True)
+    """
+    n, start = operator.index(n), operator.index(start)
+    if n < 0 or start < 0:
+        raise ValueError(f"n and start must be at least 0, got n={n}, start={start}")
+    if n_tiles not in (16, 17):
+        raise ValueError(f"n_tiles must be 16 or 17, got {n_tiles!r}")
+    key0, key1 = _keys(seed)
+    key = key0 | key1 << 32
+    rows = np.arange(n)
+    wall = np.tile(_WALL, (n, 1))
+    counters = (np.uint64(start) + rows.astype(np.uint64)) * np.uint64(_DEALT_DRAWS)
+    for k in range(n_tiles):
+        # uniform in [k, 136): the high 32 bits of the hash times the count left, over 2**32
+        pick = (_splitmix(counters + np.uint64(k), key) >> np.uint64(32)) * np.uint64(len(_WALL) - k)
+        r = (pick >> np.uint64(32)).astype(np.intp) + k
+        drawn = wall[rows, r]
+        wall[rows, r] = wall[:, k]
+        wall[:, k] = drawn
+    concealed = np.bincount((rows[:, None] * N_KINDS + wall[:, :16]).reshape(-1),
+                            minlength=n * N_KINDS).astype(np.uint8).reshape(n, N_KINDS)
+    win = wall[:, 16].astype(np.int8) if n_tiles == 17 else np.full(n, -1, dtype=np.int8)
+    return HandBatch.from_arrays(concealed, win=win)

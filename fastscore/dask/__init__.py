@@ -1,11 +1,11 @@
-"""Scoring and waits analysis of Parquet datasets on a Dask cluster (optional: ``pip install 'fastscore[dask]'``).
+"""Scoring, waits, shanten and discard analysis of Parquet datasets on a Dask cluster (optional: ``pip install 'fastscore[dask]'``).
 
-fastscore has no scheduler of its own: :func:`score_parquet` and
-:func:`waits_parquet` cut the input into partitions of whole Parquet row
-groups (about ``partition_rows`` rows each), hand one task per partition to a
-``distributed`` client, and each task reads its rows, scores them with the same
-:func:`fastscore.score_batch` / :func:`fastscore.waits_batch` kernels as the
-single-machine job and writes its results with :func:`fastscore.io.open_writer`.
+fastscore has no scheduler of its own: :func:`score_parquet`, :func:`waits_parquet`,
+:func:`shanten_parquet` and :func:`discards_parquet` cut the input into partitions of whole
+Parquet row groups (about ``partition_rows`` rows each), hand one task per partition to a
+``distributed`` client, and each task reads its rows, processes them with the same kernels as the
+single-machine job (:func:`fastscore.jobs.processor`) and writes its results with
+:func:`fastscore.io.open_writer`.
 The output is a Parquet dataset, a folder of ``part.<i>.parquet`` files (``i``
 zero-padded to one width, so that any reader's name order is the input
 order), one result row per input row, in input order, with exactly the schema
@@ -64,7 +64,16 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess (test
     ) from exc
 
 from .cluster import connect, kernel_threads_by_host, local_cluster, warm_workers
-from .datasets import DEFAULT_PARTITION_ROWS, DatasetResult, Partition, plan_partitions, score_parquet, waits_parquet
+from .datasets import (
+    DEFAULT_PARTITION_ROWS,
+    DatasetResult,
+    Partition,
+    discards_parquet,
+    plan_partitions,
+    score_parquet,
+    shanten_parquet,
+    waits_parquet,
+)
 from .surveys import DEFAULT_SURVEY_PARTITION, survey
 
 __all__ = [
@@ -73,10 +82,12 @@ __all__ = [
     "DatasetResult",
     "Partition",
     "connect",
+    "discards_parquet",
     "kernel_threads_by_host",
     "local_cluster",
     "plan_partitions",
     "score_parquet",
+    "shanten_parquet",
     "survey",
     "waits_parquet",
     "warm_workers",

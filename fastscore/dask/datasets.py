@@ -1,5 +1,6 @@
-"""Scoring and waits of Parquet datasets on a Dask cluster: partitions of whole row groups, one task
-each, one part file each, in input order (:func:`score_parquet`, :func:`waits_parquet`).
+"""Scoring, waits, shanten and discards of Parquet datasets on a Dask cluster: partitions of whole row
+groups, one task each, one part file each, in input order (:func:`score_parquet`, :func:`waits_parquet`,
+:func:`shanten_parquet`, :func:`discards_parquet`).
 
 The output folder appears only when complete.  The workers write the parts
 into a hidden folder beside it, ``.<name>.partial-<token>``; when every part
@@ -35,8 +36,8 @@ from ..io.readers import _check_chunk_rows, read_row_groups
 from ..rules import RuleTable, resolve_rules
 from .cluster import _default_client, _kernel_call, kernel_threads_by_host, warm_workers
 
-__all__ = ["DEFAULT_PARTITION_ROWS", "DatasetResult", "Partition", "plan_partitions", "score_parquet",
-           "waits_parquet"]
+__all__ = ["DEFAULT_PARTITION_ROWS", "DatasetResult", "Partition", "discards_parquet", "plan_partitions",
+           "score_parquet", "shanten_parquet", "waits_parquet"]
 
 #: Rows per task, the same as the single-machine chunk (:data:`fastscore.io.DEFAULT_CHUNK_ROWS`):
 #: seconds of reading, parsing and scoring per task against about 20 ms of fixed cost
@@ -262,10 +263,10 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
     a rerun rewrites the same part.  ``kept``: the schema of the columns carried through (``keep``);
     ``layout``: the writer's ``rows`` and ``waits_json`` (:func:`fastscore.io.open_writer`)."""
     if kept is None:
-        chunk = _read_partition(part, require_win=kind == "score")
+        chunk = _read_partition(part, require_win=jobs.require_win_of(kind))
     else:
         chunk = read_row_groups(part.path, part.row_groups, skip=part.skip, rows=part.rows, offset=part.offset,
-                                require_win=kind == "score", keep=kept.names)
+                                require_win=jobs.require_win_of(kind), keep=kept.names)
     results = []
     with io.open_writer(out_path, kind, with_input=with_input, kept=kept, **(layout or {})) as writer:
         jobs.run_chunks(kind, [chunk], rules, writer=writer, with_input=with_input, on_result=results.append,
@@ -284,11 +285,11 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     keep = io.check_keep(keep)
     if kind == "score":
         io.schemas.rows_layout(layout["rows"], "parquet")  # an unknown layout, before anything starts
-    parts = plan_partitions(input, partition_rows, keep=keep, require_win=kind == "score")
+    parts = plan_partitions(input, partition_rows, keep=keep, require_win=jobs.require_win_of(kind))
     kept = None
     if keep:  # the kept columns' types: the first file's (each partition's are cast to them)
         kept = io.check_input(parts[0].path if parts else _input_files(input)[0], keep=keep,
-                              require_win=kind == "score")
+                              require_win=jobs.require_win_of(kind))
     inputs = {path: jobs.input_state(Path(path)) for path in dict.fromkeys(p.path for p in parts)}
     out = _prepare_output(output, overwrite, parts)
     with OutputLock(out):  # one run per output: the next lines remove what other runs left beside it
@@ -476,3 +477,33 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
     return _run_job("waits", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
                     kernel_threads=kernel_threads, warm=warm, layout={"waits_json": waits_json})
+
+
+def shanten_parquet(input, output, *, client=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+                    with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
+                    progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
+    """Shanten of every hand of a Parquet input on a Dask cluster (LRC rules sections 3, 7): 16-tile hands,
+    or 17 where a row has a ``win`` (the draw).
+
+    As :func:`score_parquet` (same parameters but ``rules``, which shanten does not use; same result and
+    errors; ``summarize`` gets a :class:`~fastscore.ShantenResult`), with the schema of
+    ``fastscore shanten-batch INPUT -o OUT.parquet`` (:data:`fastscore.io.SHANTEN_COLUMNS`).
+    """
+    return _run_job("shanten", input, output, client=client, rules=None, partition_rows=partition_rows,
+                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
+                    kernel_threads=kernel_threads, warm=warm)
+
+
+def discards_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+                     with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
+                     progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
+    """Every discard of every 17-tile hand of a Parquet input on a Dask cluster (LRC rules sections 3, 7):
+    16 tiles and the drawn one in ``win`` (required), nothing seen.
+
+    As :func:`score_parquet` (same parameters, result and errors; ``summarize`` gets a
+    :class:`~fastscore.DiscardResult`), with the schema of ``fastscore discards-batch INPUT -o OUT.parquet``
+    (:data:`fastscore.io.DISCARDS_COLUMNS`).
+    """
+    return _run_job("discards", input, output, client=client, rules=rules, partition_rows=partition_rows,
+                    with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
+                    kernel_threads=kernel_threads, warm=warm)

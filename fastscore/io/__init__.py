@@ -48,10 +48,12 @@ from .readers import (
     read_records,
 )
 from .schemas import (
+    DISCARDS_COLUMNS,
     RESULT_COLUMNS,
     ROW_COLUMNS,
     ROWS_LAYOUTS,
     SCORE_COLUMNS,
+    SHANTEN_COLUMNS,
     WAITS_COLUMNS,
     WAITS_JSON,
     hand_records,
@@ -62,12 +64,14 @@ from .writer import ROW_GROUP_ROWS, ResultWriter, open_writer
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
+    "DISCARDS_COLUMNS",
     "INPUT_SCHEMA",
     "ROW_GROUP_ROWS",
     "RESULT_COLUMNS",
     "ROW_COLUMNS",
     "ROWS_LAYOUTS",
     "SCORE_COLUMNS",
+    "SHANTEN_COLUMNS",
     "WAITS_COLUMNS",
     "WAITS_JSON",
     "ResultWriter",

@@ -144,7 +144,8 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
     file was written keep their ``error`` and ``message``; every other row
     goes through the compiled row check (:func:`fastscore.checks.check_batch`),
     which flags the bad ones with their messages (``row i:``, counted in
-    ``table``).  Without ``require_win`` (waits analysis) ``win`` is ignored.
+    ``table``).  With ``require_win`` False (waits analysis) ``win`` is ignored; None reads it where
+    given (shanten).
 
     Raises
     ------
@@ -170,7 +171,7 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
         batch.declared = _encoded_bytes(pa, table.column("declared"), "declared", n, null_sets).view(
             np.int8).reshape(n, MAX_DECLARED, 2)
     for name, default in _ENCODED_DEFAULT.items():
-        if name not in names or (name == "win" and not require_win):
+        if name not in names or (name == "win" and require_win is False):
             continue
         column = table.column(name)
         target = pa.from_numpy_dtype(_ENCODED_DTYPE[name])

@@ -407,8 +407,9 @@ def iter_chunks(
     ----------
     path : str or Path
         Input file (see :func:`read_records`).
-    require_win : bool
-        Flag rows without a winning tile (True for scoring; False for waits analysis).
+    require_win : bool or None
+        Flag rows without a winning tile (True for scoring and discards); ignore ``win`` (False, waits
+        analysis); or read it where given (None, shanten: 16- or 17-tile hands).
     chunk_rows : int
         Rows per batch (the last may be shorter).
     start_row : int

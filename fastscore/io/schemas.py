@@ -1,4 +1,5 @@
-"""Result columns and schemas: what a score or waits result file holds, and the input columns beside it.
+"""Result columns and schemas: what a score, waits, shanten or discards result file holds, and the input
+columns beside it.
 
 One layout in every format and input mode (the table of ``docs/formats.md``, "Output columns"):
 a score result has the columns :data:`SCORE_COLUMNS`, then its row points as
@@ -8,7 +9,10 @@ the rows that scored (Parquet ``map<string, int16>``, JSON lines an object, CSV 
 ``Score.rows``); ``"none"``.  A waits result has :data:`WAITS_COLUMNS`: ``waits`` is the list
 of ``{tile, discard, self_draw}`` (Parquet ``list<struct<tile: string, discard: int32,
 self_draw: int32>>``, JSON lines a list of objects, CSV its JSON text), optionally followed by
-the older ``waits_json`` text.  :func:`result_columns` gives the names in order, :func:`result_table`
+the older ``waits_json`` text.  A shanten result has :data:`SHANTEN_COLUMNS` (int8, null where the
+hand cannot take the shape), a discards result :data:`DISCARDS_COLUMNS`: ``discards`` is the list of
+every held kind's discard (:func:`_discards_type`; JSON lines a list of objects, CSV its JSON text).
+:func:`result_columns` gives the names in order, :func:`result_table`
 a result as the pyarrow Table of the Parquet output, and :func:`hand_records` a batch as input
 records (normalised notation).  Parquet results are dictionary-encoded and snappy-compressed,
 with statistics for every column but the row points and the nested ones (:func:`_parquet_options`).
@@ -25,8 +29,19 @@ from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
 from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
-__all__ = ["RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS", "SCORE_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON",
-           "hand_records", "input_keys", "result_columns", "result_table", "rows_layout"]
+__all__ = ["DISCARDS_COLUMNS", "KINDS", "REQUIRE_WIN", "RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS",
+           "SCORE_COLUMNS", "SHANTEN_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON", "hand_records", "input_keys",
+           "result_columns", "result_table", "rows_layout"]
+
+#: The kinds of result (and of job, :mod:`fastscore.jobs`): of :func:`fastscore.score_batch`,
+#: :func:`fastscore.waits_batch`, :func:`fastscore.shanten_batch` and :func:`fastscore.discard_analysis`.
+KINDS = ("score", "waits", "shanten", "discards")
+
+#: How the input rows of each kind read ``win``, as the readers' ``require_win``: required (True: the winning
+#: tile of score, the drawn tile of discards), ignored (False: waits, 16-tile hands) or read where given
+#: (None: shanten, a row with one a 17-tile hand).  The input columns of a kind that requires it include it
+#: (:func:`input_keys`).
+REQUIRE_WIN = {"score": True, "waits": False, "shanten": None, "discards": True}
 
 #: Columns of a score result, in order, in every format; then its row points (:func:`rows_layout`).
 SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payout", "error")
@@ -42,6 +57,17 @@ ROWS_LAYOUTS = ("dense", "sparse", "none")
 #: order, each ``{tile, discard, self_draw}`` (payouts in points).
 WAITS_COLUMNS = ("n_waits", "waits", "error")
 
+#: Columns of a shanten result, in order, in every format (int8; :class:`fastscore.ShantenResult`): the
+#: best shanten (0 ready, -1 complete), then per shape; null where the hand cannot take the shape (a
+#: special shape with a declared set) and, like every shanten, in flagged rows.
+SHANTEN_COLUMNS = ("shanten", "shanten_standard", "shanten_nico_nico", "shanten_thirteen_orphans",
+                   "shanten_sixteen_orphans", "error")
+
+#: Columns of a discards result, in order, in every format (:class:`fastscore.DiscardResult`): ``shanten``
+#: the least over the discards (int8, null in flagged rows); ``discards`` one entry per held kind, in
+#: kind order, ``{tile, shanten, useful, live_useful, waits, expected_discard, expected_self_draw}``.
+DISCARDS_COLUMNS = ("shanten", "discards", "error")
+
 #: The optional text column of a waits result (``waits-batch --waits-json``), after ``waits``: the JSON
 #: object ``{tile: {"discard": payout, "self_draw": payout}}`` (:meth:`fastscore.WaitsResult.waits_at`).
 WAITS_JSON = "waits_json"
@@ -49,8 +75,8 @@ WAITS_JSON = "waits_json"
 #: The columns of a result file beside its input columns (``batch --sample``), in every format: read
 #: back as input, a result's columns are skipped, not refused (:func:`fastscore.records.check_columns`).
 #: Also the ``rows.<id>`` row-point columns of files written by earlier versions.
-RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + ROW_COLUMNS + ("rows", WAITS_JSON)
-                           + tuple(f"rows.{rid}" for rid in ROW_IDS))
+RESULT_COLUMNS = frozenset(SCORE_COLUMNS + WAITS_COLUMNS + SHANTEN_COLUMNS + DISCARDS_COLUMNS + ROW_COLUMNS
+                           + ("rows", WAITS_JSON) + tuple(f"rows.{rid}" for rid in ROW_IDS))
 
 
 def rows_layout(rows: str | None, format: str) -> str:
@@ -74,17 +100,23 @@ def result_columns(kind: str, rows: str = "dense", waits_json: bool = False) -> 
 
     ``kind="score"``: :data:`SCORE_COLUMNS` then :data:`ROW_COLUMNS` (``rows="dense"``), ``rows``
     (``"sparse"``) or nothing (``"none"``).  ``kind="waits"``: :data:`WAITS_COLUMNS`, with
-    :data:`WAITS_JSON` after ``waits`` when ``waits_json``.
+    :data:`WAITS_JSON` after ``waits`` when ``waits_json``.  ``"shanten"``: :data:`SHANTEN_COLUMNS`;
+    ``"discards"``: :data:`DISCARDS_COLUMNS`.
     """
     if kind == "score":
         return SCORE_COLUMNS + {"dense": ROW_COLUMNS, "sparse": ("rows",), "none": ()}[rows]
+    if kind == "shanten":
+        return SHANTEN_COLUMNS
+    if kind == "discards":
+        return DISCARDS_COLUMNS
     return ("n_waits", "waits") + ((WAITS_JSON,) if waits_json else ()) + ("error",)
 
 
 def input_keys(kind: str) -> tuple[str, ...]:
-    """The input columns written beside a result (``with_input``): :data:`fastscore.RECORD_KEYS`; for waits
-    without ``win`` (waits analysis has no winning tile: the column would be all null)."""
-    return RECORD_KEYS if kind == "score" else tuple(k for k in RECORD_KEYS if k != "win")
+    """The input columns written beside a result (``with_input``): :data:`fastscore.RECORD_KEYS`; for waits and
+    shanten (16-tile hands: ``win`` not required, :data:`REQUIRE_WIN`) without ``win`` (the column would be
+    all null)."""
+    return RECORD_KEYS if REQUIRE_WIN[kind] else tuple(k for k in RECORD_KEYS if k != "win")
 
 
 _SET_TEXT = [[""] * len(TILE_NAMES)] + [
@@ -270,9 +302,78 @@ def _waits_values(result, waits_json: bool) -> dict:
     return columns
 
 
+def _no_shape():
+    from ..kernels.shanten import NO_SHAPE  # numba is loaded already: a result exists
+
+    return NO_SHAPE
+
+
+def _shanten_arrays(result, kind: str) -> dict:
+    """The int8 shanten columns of a shanten or discards result, each ``(values, null mask)``: null where
+    the value is :data:`~fastscore.efficiency.NO_SHAPE` (a shape the hand cannot take; a flagged row)."""
+    if kind == "shanten":
+        values = (result.shanten, result.standard, result.nico_nico, result.thirteen_orphans, result.sixteen_orphans)
+    else:  # DiscardResult: the least over the discards (a discard not held is NO_SHAPE, above every value)
+        values = (result.shanten.min(axis=1, initial=_no_shape()),)
+    return {name: (v, v == _no_shape()) for name, v in zip(SHANTEN_COLUMNS, values)}
+
+
+def _with_nulls(values: np.ndarray, null: np.ndarray) -> list:
+    return [None if n else v for v, n in zip(values.tolist(), null.tolist())]
+
+
+class _Discards:
+    """A discards result's ``discards`` entries as flat arrays, in row then kind order (one per held kind of
+    each analysed row): ``offsets`` (N + 1) cut them into rows; ``useful_offsets``/``useful_tiles`` and
+    ``wait_offsets``/``wait_tiles``/``wait_discard``/``wait_self_draw`` cut the useful draws and the
+    waits into entries (:func:`_hits`)."""
+
+    def __init__(self, result):
+        ok = np.asarray(result.error) == 0
+        self.offsets, flat, self.tiles = _hits((result.shanten != _no_shape()) & ok[:, None])
+        self.shanten = result.shanten.reshape(-1)[flat]
+        self.live_useful = result.live_useful.reshape(-1)[flat]
+        self.expected_discard = result.expected_discard.reshape(-1)[flat]
+        self.expected_self_draw = result.expected_self_draw.reshape(-1)[flat]
+        bits = (result.useful.reshape(-1)[flat][:, None] >> np.arange(len(TILE_NAMES), dtype=np.int64)) & 1
+        self.useful_offsets, _, self.useful_tiles = _hits(bits.astype(np.bool_))
+        # The ready discards (DiscardResult.ready_row/ready_discard) are the entries of shanten 0, in the
+        # same order: entry k's waits are result.waits' row k.
+        ready = np.flatnonzero(self.shanten == 0)
+        assert ready.size == len(result.waits)
+        offsets, self.wait_tiles, self.wait_discard, self.wait_self_draw = _wait_hits(result.waits)
+        counts = np.zeros(self.shanten.size, dtype=np.int32)
+        counts[ready] = np.diff(offsets)
+        self.wait_offsets = np.zeros(self.shanten.size + 1, dtype=np.int32)
+        np.cumsum(counts, out=self.wait_offsets[1:])
+
+
+def _discards_values(result) -> dict:
+    """The result's own columns as Python values (JSON lines and CSV): ``discards`` a list per row of
+    ``{"tile", "shanten", "useful", "live_useful", "waits", "expected_discard", "expected_self_draw"}``."""
+    d = _Discards(result)
+    useful = _nested(d.useful_offsets, [TILE_NAMES[t] for t in d.useful_tiles.tolist()])
+    waits = _nested(d.wait_offsets, [{"tile": TILE_NAMES[t], "discard": a, "self_draw": b} for t, a, b in
+                                     zip(d.wait_tiles.tolist(), d.wait_discard.tolist(), d.wait_self_draw.tolist())])
+    entries = [{"tile": TILE_NAMES[t], "shanten": s, "useful": u, "live_useful": live, "waits": w,
+                "expected_discard": ed, "expected_self_draw": es}
+               for t, s, u, live, w, ed, es in zip(d.tiles.tolist(), d.shanten.tolist(), useful,
+                                                  d.live_useful.tolist(), waits, d.expected_discard.tolist(),
+                                                  d.expected_self_draw.tolist())]
+    (shanten, null), = _shanten_arrays(result, "discards").values()
+    return {"shanten": _with_nulls(shanten, null), "discards": _nested(d.offsets, entries), "error": _errors(result)}
+
+
 def result_values(result, kind: str, rows: str = "dense", waits_json: bool = False) -> dict:
     """A result's own columns (:func:`result_columns`) as lists of Python values, JSON-able."""
-    return _score_values(result, rows) if kind == "score" else _waits_values(result, waits_json)
+    if kind == "score":
+        return _score_values(result, rows)
+    if kind == "waits":
+        return _waits_values(result, waits_json)
+    if kind == "shanten":
+        columns = {name: _with_nulls(*pair) for name, pair in _shanten_arrays(result, kind).items()}
+        return {**columns, "error": _errors(result)}
+    return _discards_values(result)
 
 
 def _waits_json(result):
@@ -286,7 +387,7 @@ def _waits_json(result):
 
 
 def csv_cell(value):
-    """A nested value (the ``rows`` dict, the ``waits`` list) as its CSV cell: compact JSON text."""
+    """A nested value (the ``rows`` dict, the ``waits`` or ``discards`` list) as its CSV cell: compact JSON text."""
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -307,6 +408,21 @@ def _waits_type():
     return pa.list_(pa.field("element", wait, nullable=False))  # Parquet's name: the schema reads back the same
 
 
+def _discards_type():
+    """``list<struct<tile: string, shanten: int8, useful: list<string>, live_useful: int16, waits: (as
+    :func:`_waits_type`), expected_discard: double, expected_self_draw: double>>``, nothing null."""
+    import pyarrow as pa
+
+    entry = pa.struct([
+        pa.field("tile", pa.string(), nullable=False), pa.field("shanten", pa.int8(), nullable=False),
+        pa.field("useful", pa.list_(pa.field("element", pa.string(), nullable=False)), nullable=False),
+        pa.field("live_useful", pa.int16(), nullable=False), pa.field("waits", _waits_type(), nullable=False),
+        pa.field("expected_discard", pa.float64(), nullable=False),
+        pa.field("expected_self_draw", pa.float64(), nullable=False),
+    ])
+    return pa.list_(pa.field("element", entry, nullable=False))
+
+
 _ROW_NAMES = None  # pyarrow arrays of the row ids and the tile names (taken from, per chunk)
 _TILE_NAMES = None
 
@@ -324,19 +440,46 @@ def _rows_array(row_points: np.ndarray):
                                    type=_rows_type())
 
 
-def _waits_array(result):
-    """The ``waits`` column: a list per row of ``{tile, discard, self_draw}`` structs, in kind order."""
+def _tile_names(tiles: np.ndarray):
+    """The names of the tile indices ``tiles`` as a pyarrow string array."""
     import pyarrow as pa
 
     global _TILE_NAMES
     if _TILE_NAMES is None:
         _TILE_NAMES = pa.array(TILE_NAMES, pa.string())
-    offsets, tiles, discard, self_draw = _wait_hits(result)
+    return _TILE_NAMES.take(pa.array(tiles))
+
+
+def _waits_list(offsets, tiles, discard, self_draw):
+    """A ``waits`` list array (:func:`_waits_type`) cut by ``offsets`` from the flat waits (:func:`_wait_hits`)."""
+    import pyarrow as pa
+
     kind = _waits_type()
     waits = pa.StructArray.from_arrays(
-        [_TILE_NAMES.take(pa.array(tiles)), pa.array(discard.astype(np.int32)), pa.array(self_draw.astype(np.int32))],
+        [_tile_names(tiles), pa.array(discard.astype(np.int32)), pa.array(self_draw.astype(np.int32))],
         fields=list(kind.value_type))
     return pa.ListArray.from_arrays(pa.array(offsets), waits, type=kind)
+
+
+def _waits_array(result):
+    """The ``waits`` column: a list per row of ``{tile, discard, self_draw}`` structs, in kind order."""
+    return _waits_list(*_wait_hits(result))
+
+
+def _discards_array(result):
+    """The ``discards`` column (:func:`_discards_type`): a list per row of one struct per held kind."""
+    import pyarrow as pa
+
+    d = _Discards(result)
+    kind = _discards_type()
+    fields = list(kind.value_type)
+    useful = pa.ListArray.from_arrays(pa.array(d.useful_offsets), _tile_names(d.useful_tiles),
+                                      type=fields[2].type)
+    waits = _waits_list(d.wait_offsets, d.wait_tiles, d.wait_discard, d.wait_self_draw)
+    entries = pa.StructArray.from_arrays(
+        [_tile_names(d.tiles), pa.array(d.shanten, pa.int8()), useful, pa.array(d.live_useful, pa.int16()), waits,
+         pa.array(d.expected_discard, pa.float64()), pa.array(d.expected_self_draw, pa.float64())], fields=fields)
+    return pa.ListArray.from_arrays(pa.array(d.offsets), entries, type=kind)
 
 
 _INPUT_TYPES = {"self_drawn": "bool_", "closing": "bool_", "streak": "int32"}
@@ -346,7 +489,7 @@ def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", w
     """The output schema.  Columns that always have a value (0 or False on a flagged row; an empty
     ``rows`` map or ``waits`` list) are declared not null: Parquet then stores no null flags for them,
     which also makes the file about a tenth quicker to write.  ``shape`` (no interpretation),
-    ``error`` and the input columns may be null."""
+    ``error``, the shanten columns and the input columns may be null."""
     import pyarrow as pa
 
     fields = list(kept) if kept is not None else []  # the kept input columns (--keep), first
@@ -356,9 +499,10 @@ def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", w
         "is_win": pa.bool_(), "shape": pa.dictionary(pa.int8(), pa.string()), "points": pa.int32(),
         "chicken": pa.bool_(), "total": pa.int32(), "legal": pa.bool_(), "payout": pa.int32(),
         "error": pa.string(), "rows": _rows_type(), "n_waits": pa.int16(), "waits": _waits_type(),
-        WAITS_JSON: pa.string(),
+        WAITS_JSON: pa.string(), "discards": _discards_type(),
+        **{name: pa.int8() for name in SHANTEN_COLUMNS[:-1]},
     }
-    nullable = {"shape", "error"}
+    nullable = {"shape", "error", *SHANTEN_COLUMNS}
     for name in result_columns(kind, rows, waits_json):
         fields.append(pa.field(name, types.get(name, pa.int16()), nullable=name in nullable))
     return pa.schema(fields)
@@ -383,11 +527,17 @@ def _result_table(result, kind: str, schema, inputs=None):
             columns.update((name, points[r]) for r, name in enumerate(ROW_COLUMNS))
         if "rows" in names:
             columns["rows"] = _rows_array(result.row_points)
-    else:
+    elif kind == "waits":
         columns = {"n_waits": np.asarray(result.n_waits, dtype=np.int16), "waits": _waits_array(result),
                    "error": _errors(result)}
         if WAITS_JSON in names:
             columns[WAITS_JSON] = _waits_json(result)
+    else:
+        columns = {name: pa.array(values, pa.int8(), mask=null) for name, (values, null) in
+                   _shanten_arrays(result, kind).items()}
+        columns["error"] = _errors(result)
+        if kind == "discards":
+            columns["discards"] = _discards_array(result)
     arrays = []
     kept = inputs.get("__kept__") if inputs is not None else None  # the kept columns (ResultWriter.write)
     for field in schema:
@@ -404,12 +554,14 @@ def _result_table(result, kind: str, schema, inputs=None):
 
 
 def result_table(result, kind: str = "score", *, rows: str = "dense", waits_json: bool = False):
-    """A result as a pyarrow Table with the Parquet output schema of ``fastscore batch`` / ``waits-batch``.
+    """A result as a pyarrow Table with the Parquet output schema of ``fastscore batch`` / ``waits-batch`` /
+    ``shanten-batch`` / ``discards-batch``.
 
     Parameters
     ----------
-    result : BatchResult or WaitsResult
-        Of :func:`~fastscore.score_batch` (``kind="score"``) or :func:`~fastscore.waits_batch` (``"waits"``).
+    result : BatchResult, WaitsResult, ShantenResult or DiscardResult
+        Of :func:`~fastscore.score_batch` (``kind="score"``), :func:`~fastscore.waits_batch` (``"waits"``),
+        :func:`~fastscore.shanten_batch` (``"shanten"``) or :func:`~fastscore.discard_analysis` (``"discards"``).
     rows : {"dense", "sparse", "none"}
         Score: the row points as 45 int16 columns ``row_<id>``, one ``rows`` column
         ``map<string, int16>`` of the rows that scored, or none (:func:`result_columns`).
@@ -436,7 +588,7 @@ def _parquet_options(schema, part: bool = False) -> dict:
     The output: dictionary encoding everywhere (the row-point columns are almost all 0, a
     few bits a row run-length encoded), snappy, statistics only for the flat columns other than
     the row points (45 columns of statistics cost more than their encoding and no reader
-    filters on them; nor on the ``rows`` and ``waits`` entries).  A part is read back only by a
+    filters on them; nor on the ``rows``, ``waits`` and ``discards`` entries).  A part is read back only by a
     resumed run: plain values (dictionary encoding only for strings), no statistics.  Both carry
     page checksums (CRC-32 of each page), which fastscore's readers verify
     (:func:`fastscore.io.formats.parquet_file`).
@@ -447,6 +599,6 @@ def _parquet_options(schema, part: bool = False) -> dict:
         strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
         return {"compression": "snappy", "use_dictionary": strings, "write_statistics": False,
                 "write_page_checksum": True}
-    skip = set(ROW_COLUMNS) | {"rows", "waits"}
+    skip = set(ROW_COLUMNS) | {"rows", "waits", "discards"}
     return {"compression": "snappy", "use_dictionary": True,
             "write_statistics": [f.name for f in schema if f.name not in skip], "write_page_checksum": True}

@@ -1,4 +1,4 @@
-"""Result writers: chunked, atomic, deterministic output of score and waits results.
+"""Result writers: chunked, atomic, deterministic output of score, waits, shanten and discards results.
 
 Writers write to a hidden ``.<name>.partial`` file beside the output and
 rename it only when closed without an exception, so a failed run never leaves
@@ -35,6 +35,7 @@ from ..batch import HandBatch
 from .formats import COLUMNS_KEY, columns_digest, file_format
 from .parts import PartsFolder, naming_path
 from .schemas import (
+    KINDS,
     _arrow_schema,
     _input_arrays,
     _input_columns,
@@ -133,10 +134,10 @@ class ResultWriter:
     parts_path : Path or None
         The folder ``.<name>.parts`` of completed chunks, with a ``job``; else None.
     kind : str
-        ``"score"`` or ``"waits"``.
+        ``"score"``, ``"waits"``, ``"shanten"`` or ``"discards"`` (:data:`fastscore.io.schemas.KINDS`).
     rows : str or None
         The row-point layout of a score output (``"dense"``, ``"sparse"``, ``"none"``;
-        :func:`fastscore.io.schemas.rows_layout`); None for waits.
+        :func:`fastscore.io.schemas.rows_layout`); None for the other kinds.
     waits_json : bool
         A waits output also holds the ``waits_json`` text column.
     format : str
@@ -154,11 +155,11 @@ class ResultWriter:
     def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
                  resume: bool = False, lock: OutputLock | None = None, kept=None, rows: str | None = None,
                  waits_json: bool = False):
-        if kind not in ("score", "waits"):
-            raise ValueError(f"kind must be 'score' or 'waits', got {kind!r}")
-        if kind == "waits" and rows is not None:
-            raise ValueError(f"{path}: rows={rows!r} is for score results (a waits result has no row points)")
-        if kind == "score" and waits_json:
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if kind != "score" and rows is not None:
+            raise ValueError(f"{path}: rows={rows!r} is for score results (a {kind} result has no row points)")
+        if kind != "waits" and waits_json:
             raise ValueError(f"{path}: waits_json=True is for waits results")
         if resume and job is None:
             raise ValueError(f"{path}: resume=True needs the job's description (job=...)")
@@ -244,9 +245,10 @@ class ResultWriter:
 
         Parameters
         ----------
-        result : BatchResult or WaitsResult
+        result : BatchResult, WaitsResult, ShantenResult or DiscardResult
             The chunk (a :class:`~fastscore.BatchResult` for ``kind="score"``,
-            a ``WaitsResult`` for ``kind="waits"``).
+            a ``WaitsResult`` for ``"waits"``, a ``ShantenResult`` for ``"shanten"``,
+            a ``DiscardResult`` for ``"discards"``).
         first_row_index : int, optional
             File row number of the chunk's first row; must equal
             :attr:`rows_written` (chunks are written in input order).
@@ -260,7 +262,8 @@ class ResultWriter:
         The chunk is encoded and written on the writer's thread while the
         caller goes on; its arrays are used in place, so leave them unchanged
         until the next :meth:`write` or :meth:`close` returns (the results
-        of ``score_batch`` and ``waits_batch`` are never changed after).
+        of ``score_batch``, ``waits_batch``, ``shanten_batch`` and ``discard_analysis`` are never changed
+        after).
         An error of that thread is raised by the next ``write`` or ``close``.
 
         Raises
@@ -361,7 +364,7 @@ class ResultWriter:
 
     def _csv_bytes(self, result, inputs) -> bytes:
         columns = result_values(result, self.kind, self.rows, self.waits_json)
-        for name in ("rows", "waits"):  # nested values: their JSON text
+        for name in ("rows", "waits", "discards"):  # nested values: their JSON text
             if name in columns:
                 columns[name] = [csv_cell(value) for value in columns[name]]
         inputs, kept = _split_kept(inputs)
@@ -475,13 +478,14 @@ def open_writer(
     ----------
     path : str or Path
         ``.jsonl``/``.json``, ``.csv`` or ``.parquet``/``.pq``.  Its folder must exist.
-    kind : {"score", "waits"}
+    kind : {"score", "waits", "shanten", "discards"}
         What is written: :class:`~fastscore.BatchResult` chunks from
-        :func:`~fastscore.score_batch`, or ``WaitsResult`` chunks from
-        ``fastscore.waits_batch``.
+        :func:`~fastscore.score_batch`, ``WaitsResult`` chunks from
+        ``fastscore.waits_batch``, ``ShantenResult`` chunks from ``fastscore.shanten_batch``,
+        ``DiscardResult`` chunks from ``fastscore.discard_analysis``.
     with_input : bool
         Also write each row's hand record (columns :data:`fastscore.RECORD_KEYS`,
-        first; for waits without ``win``, which waits analysis has not); :meth:`ResultWriter.write`
+        first; for waits and shanten without ``win``, as their 16-tile hands have none); :meth:`ResultWriter.write`
         then needs the chunk's batch.  The file then reads back as input (the result columns are skipped).
     kept : pyarrow.Schema, optional
         Input columns carried through (``--keep``; :func:`fastscore.io.check_input` gives
@@ -516,9 +520,10 @@ def open_writer(
     The same columns, in the same order, in every format
     (:func:`fastscore.io.schemas.result_columns`; types in ``docs/formats.md``, "Output columns"):
     score :data:`~fastscore.io.SCORE_COLUMNS` then the row points; waits
-    :data:`~fastscore.io.WAITS_COLUMNS` (``waits`` a list of ``{tile, discard, self_draw}``).
+    :data:`~fastscore.io.WAITS_COLUMNS` (``waits`` a list of ``{tile, discard, self_draw}``); shanten
+    :data:`~fastscore.io.SHANTEN_COLUMNS`; discards :data:`~fastscore.io.DISCARDS_COLUMNS`.
     JSON lines: one object per line, ``null`` for a missing value.  CSV: booleans
-    ``true``/``false``, an empty cell for a missing value, ``rows`` and ``waits`` as JSON text.
+    ``true``/``false``, an empty cell for a missing value, ``rows``, ``waits`` and ``discards`` as JSON text.
     Parquet: the types of :func:`fastscore.io.result_table`.
 
     Raises
