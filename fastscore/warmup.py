@@ -18,8 +18,8 @@ def warmup(rules=None) -> float:
     For cluster workers, CI images and benchmarks: after it, no call pays for
     compiling.  Covers the batch kernels, serial (small batches) and parallel
     (large ones): scoring, the win check, waits, the row check; the one-hand
-    calls (:func:`fastscore.score`, :func:`fastscore.waits`) and
-    :mod:`fastscore.nb`; the samplers; the survey's kernels.
+    calls (:func:`fastscore.score`, :func:`fastscore.waits`, :func:`fastscore.shanten`) and
+    :mod:`fastscore.nb`; shanten and discard analysis; the samplers; the survey's kernels.
 
     Parameters
     ----------
@@ -33,6 +33,7 @@ def warmup(rules=None) -> float:
     """
     from . import nb
     from .checks import check_batch
+    from .efficiency import discard_analysis, shanten, shanten_batch
     from .sample import sample_ready, sample_winning
     from .score import score, score_batch, win_check
     from .survey import plan_survey
@@ -49,6 +50,10 @@ def warmup(rules=None) -> float:
         check_batch(batch.take(slice(None)), require_win=True)
     for batch in (ready, ready.take(many)):
         waits_batch(batch, table)
+        shanten_batch(batch)
+    for batch in (wins, wins.take(many[:2])):
+        discard_analysis(batch, rules=table)
+    shanten("11m99m77p11s9s EE RR 333p", "9s")
     score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S", rules=table)
     waits("123m456p 11z 56s [777m] [999s]", seat="S", rules=table)
     suit_info, suit_entries, dec_words = nb.tables()
@@ -61,5 +66,12 @@ def warmup(rules=None) -> float:
                   suit_entries, dec_words, row_points, scratch)
     nb.waits_hand(ready.concealed[0], ready.declared[0], 0, 0, 0, 0, False, table.packed, suit_info, suit_entries,
                   dec_words, mask, payouts[0], payouts[1], scratch)
+    number_table, honour_table = nb.shanten_tables()
+    shanten_scratch = nb.make_shanten_scratch()
+    nb.shanten_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), number_table, honour_table,
+                    shanten_scratch)
+    nb.discards_hand(wins.concealed[0], wins.declared[0], int(wins.win[0]), np.zeros(34, dtype=np.int16),
+                     number_table, honour_table, shanten_scratch, np.zeros(34, dtype=np.int8),
+                     np.zeros(34, dtype=np.int64), np.zeros(34, dtype=np.int16))
     warm_up_survey(plan_survey(suits="", rules=table))  # enumeration, the survey kernel, tallies
     return time.perf_counter() - start

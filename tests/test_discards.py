@@ -161,6 +161,8 @@ def test_seen_beyond_what_the_hand_leaves_names_row_and_tile():
 def test_numba_callable_discards_hand_matches_discard_analysis():
     """``fastscore.nb.discards_hand`` (one hand, for numba code) gives the batch analysis' shanten, useful
     draws and live useful copies, declared sets and seen tiles included, and flags a hand without a draw."""
+    import fastscore.nb
+
     rng = np.random.default_rng(7)
     batch = _with_exchanges(fastscore.sample_winning(60, seed=7), rng, 1)
     held = fastscore.batch.held_counts(batch, with_win=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, jit_block, prange
+from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
 from .checks import hand_fault, row_check_code
 from .decompose import suit_code
@@ -21,9 +21,9 @@ from .shanten import (
     NO_SHAPE,
     capped_entry_into,
     combine,
+    entry_distances,
     final_distance,
     group_declared,
-    group_entries,
     hand_distances,
     honour_code,
     load_counts,
@@ -37,6 +37,22 @@ _POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
 _DIST_BITS_ALL = np.uint64((1 << 60) - 1)  # the distance fields of a table entry
 
 
+#: Where :func:`discard_hand` keeps, in row 0 of its ``work`` scratch, the entry of each draw's group
+#: with the draw added (34 int64 holding the uint64 entries): past the caps (``work[0, :34]``) that
+#: :func:`fastscore.kernels.shanten.capped_entry_into` reads.
+_UP = 64
+
+
+@jit_inline
+def _group_entry(counts, work, code, g, declared_group, number_table, honour_table):
+    """The entry of group ``g`` (0-2 the number suits, 3 the honours) for ``counts``: from the tables by
+    ``code`` (its base-5 code), or for a group holding declared tiles from
+    :func:`fastscore.kernels.shanten.capped_entry_into` (caps in ``work[0, :34]``)."""
+    if declared_group:
+        return capped_entry_into(counts, work, 9 * g, 9 if g < 3 else 7, g < 3)
+    return number_table[code] if g < 3 else honour_table[code]
+
+
 @jit
 def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, work, shanten, useful,
                  live_useful):
@@ -44,30 +60,58 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
 
     counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
     the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind;
-    work : the (3, DP_STATES) int64 scratch of :func:`fastscore.kernels.shanten.capped_entry_into`.  Writes, for each kind ``x`` held: ``shanten[x]`` after discarding it,
-    ``useful[x]`` the bitmask of kinds whose draw then lowers it (kinds with a free copy: fewer than 4
-    held after the discard, declared sets counted), ``live_useful[x]`` their live copies; for a kind not
-    held ``shanten[x]`` is :data:`NO_SHAPE` and the others 0.
+    work : the (3, DP_STATES) int64 scratch of :func:`fastscore.kernels.shanten.capped_entry_into`
+    (row 0 from :data:`_UP` also holds the draws' entries).  Writes, for each kind ``x`` held:
+    ``shanten[x]`` after discarding it, ``useful[x]`` the bitmask of kinds whose draw then lowers it
+    (kinds with a free copy: fewer than 4 held after the discard, declared sets counted),
+    ``live_useful[x]`` their live copies; for a kind not held ``shanten[x]`` is :data:`NO_SHAPE` and
+    the others 0.
 
     A draw lowers the distance of a shape by at most one, so only the shapes at the least distance
     are tried.  The standard shape is updated for the one group a draw changes: its table entry
-    (skipped when unchanged), against the other three groups combined once per discard.  A special
-    shape at the least distance is worked out afresh for each draw.
+    (skipped when unchanged), against the other three groups combined once per discard.  A discard
+    and a draw in different groups change one group each, so the entry of a draw's group with the
+    draw added is looked up once per hand, not once per discard; only a draw in the discard's own
+    group needs an entry of its own.  A special shape at the least distance is worked out afresh for
+    each draw.
     """
     n_sets = 5 - n_declared
+    if n_declared != 0:
+        for k in range(N_KINDS):
+            work[0, k] = 4 - np.int64(declared_counts[k])
+    codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
+    declared_groups = (group_declared(declared_counts, 0, 9), group_declared(declared_counts, 9, 9),
+                       group_declared(declared_counts, 18, 9), group_declared(declared_counts, 27, 7))
+    full = (_group_entry(counts, work, codes[0], 0, declared_groups[0], number_table, honour_table),
+            _group_entry(counts, work, codes[1], 1, declared_groups[1], number_table, honour_table),
+            _group_entry(counts, work, codes[2], 2, declared_groups[2], number_table, honour_table),
+            _group_entry(counts, work, codes[3], 3, declared_groups[3], number_table, honour_table))
+    for t in range(N_KINDS):  # each draw's group with the draw added, in the 17-tile hand
+        if counts[t] + declared_counts[t] >= 4:
+            continue
+        g = min(t // 9, 3)
+        counts[t] += 1
+        work[0, _UP + t] = np.int64(_group_entry(counts, work, codes[g] + _POW5[t - 9 * g], g, declared_groups[g],
+                                                 number_table, honour_table))
+        counts[t] -= 1
     for x in range(N_KINDS):
         shanten[x] = NO_SHAPE
         useful[x] = 0
         live_useful[x] = 0
         if counts[x] == 0:
             continue
+        gx = min(x // 9, 3)
         counts[x] -= 1
-        standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                           honour_table, work)
+        code_x = codes[gx] - _POW5[x - 9 * gx]
+        entry_x = _group_entry(counts, work, code_x, gx, declared_groups[gx], number_table, honour_table)
+        e0 = entry_x if gx == 0 else full[0]
+        e1 = entry_x if gx == 1 else full[1]
+        e2 = entry_x if gx == 2 else full[2]
+        eh = entry_x if gx == 3 else full[3]
+        standard, nico, thirteen, sixteen = entry_distances(counts, n_declared, e0, e1, e2, eh)
         special = min(nico, thirteen, sixteen)
         before = min(standard, special)
         shanten[x] = before - 1
-        e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, work)
         # Each group's companions, combined: the standard distance after a draw in group g is
         # final_distance(new entry of g, others of g).  Only needed when the standard shape is at the least.
         o0 = o1 = o2 = oh = np.uint64(0)
@@ -77,7 +121,6 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             o1 = combine(combine(e0, e2), eh)
             o2 = combine(e01, eh)
             oh = combine(e01, e2)
-        codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
         mask = 0
         n_live = 0
         for t in range(N_KINDS):
@@ -86,17 +129,17 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             lower = False
             if standard == before:
                 g = min(t // 9, 3)
-                base = 9 * g
                 old = e0 if g == 0 else (e1 if g == 1 else (e2 if g == 2 else eh))
                 others = o0 if g == 0 else (o1 if g == 1 else (o2 if g == 2 else oh))
-                if group_declared(declared_counts, base, 9 if g < 3 else 7):
-                    counts[t] += 1
-                    new = capped_entry_into(counts, work, base, 9 if g < 3 else 7, g < 3)
-                    counts[t] -= 1
+                if g != gx:
+                    new = np.uint64(work[0, _UP + t])
+                elif t == x:
+                    new = full[g]
                 else:
-                    code = codes[0] if g == 0 else (codes[1] if g == 1 else (codes[2] if g == 2 else codes[3]))
-                    code += _POW5[t - base]
-                    new = number_table[code] if g < 3 else honour_table[code]
+                    counts[t] += 1
+                    new = _group_entry(counts, work, code_x + _POW5[t - 9 * g], g, declared_groups[g], number_table,
+                                       honour_table)
+                    counts[t] -= 1
                 if (new ^ old) & _DIST_BITS_ALL != 0:
                     lower = final_distance(new, others, n_sets) < before
             if not lower and special == before:

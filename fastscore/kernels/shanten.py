@@ -34,8 +34,8 @@ from ..tiles import N_KINDS, SetKind
 from .checks import hand_fault, row_check_code
 from .decompose import suit_code
 
-__all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "group_entries", "hand_distances",
-           "load_counts", "make_shanten_scratch", "shanten_counts", "shanten_hand", "shanten_kernel"]
+__all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "entry_distances", "group_entries",
+           "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts", "shanten_hand", "shanten_kernel"]
 
 #: The shanten reported for a shape the hand cannot take (a special shape with a declared set).
 NO_SHAPE = 127
@@ -260,6 +260,12 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
     int64 scratch.
     """
     e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, work)
+    return entry_distances(counts, n_declared, e0, e1, e2, eh)
+
+
+@jit_inline
+def entry_distances(counts, n_declared, e0, e1, e2, eh):
+    """:func:`hand_distances` from the groups' entries (:func:`group_entries`) and the counts."""
     standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
     if n_declared != 0:
         return standard, NO_SHAPE + 1, NO_SHAPE + 1, NO_SHAPE + 1
