@@ -51,7 +51,8 @@ def add_command(app: click.Group, *, rules_option, json_option) -> None:
                           " ".join(row["replaces"]) or "-", shapes or "-", row["condition"] or "-", row["source"]))
         # Plain aligned columns, one row a line, whatever the terminal's width (a pipe gets whole lines).
         widths = [max(len(line[k]) for line in lines) for k in range(len(header) - 1)]
-        click.echo(f"rule table {data['path']}")
+        click.echo(f"rule table {data['path']}" if rules is not None
+                   else "rule table: the packaged default (fastscore/rules.toml; --rules FILE for another)")
         for line in lines:
             cells = [cell.rjust(w) if k == 1 else cell.ljust(w) for k, (cell, w) in enumerate(zip(line, widths))]
             click.echo("  ".join(cells + [line[-1]]))

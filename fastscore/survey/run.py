@@ -20,9 +20,10 @@ import numpy as np
 from .._jit import jit_parallel, prange
 from ..enumerate import HAND_TILES, enumerate_hands, space_size
 from ..kernels.survey import survey_kernel
+from ..records import parse_win
 from ..rules import RuleTable, resolve_rules
 from ..tables import kernel_tables
-from ..tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, WINDS, ErrorCode, HandError, parse_flowers, parse_tile, parse_wind
+from ..tiles import MAX_DECLARED, TILE_NAMES, WINDS, HandError, parse_flowers, parse_wind
 from .result import SurveyResult
 from .tally import _STRIPES, Accumulators, SurveyPart, Tally, _change_kernel, add_payouts
 
@@ -116,18 +117,13 @@ class _Scorings:
 
 
 def _win_tile(win) -> int:
+    """-1 for ``"uniform"``, else the tile of :func:`fastscore.records.parse_win`."""
     if isinstance(win, str) and win.strip().lower() == "uniform":
         return -1
-    if isinstance(win, (int, np.integer)) and not isinstance(win, bool) and 0 <= win < N_KINDS:
-        return int(win)
-    if isinstance(win, str):
-        if win.strip().endswith("f"):
-            raise HandError(ErrorCode.BAD_WIN, f"win {win!r} is a flower; flowers never complete a hand")
-        try:
-            return parse_tile(win)
-        except HandError as exc:
-            raise HandError(ErrorCode.BAD_WIN, f"win must be 'uniform' or a tile: {exc}") from None
-    raise HandError(ErrorCode.BAD_WIN, f"win must be 'uniform' or a tile such as '9s', got {win!r}")
+    try:
+        return parse_win(win)
+    except HandError as exc:
+        raise HandError(exc.code, f"win must be 'uniform' or a tile: {exc}") from None
 
 
 def _fixed_text(fixed) -> str:
