@@ -136,12 +136,20 @@ def warm(kind: str, table: RuleTable) -> None:
 class _Summary:
     """What the summaries share: adding up the summaries of partitions, the first bad rows' messages."""
 
+    rows: int
+    bad: int
     first_errors: list[str]
 
-    def _add_errors(self, result, error: np.ndarray) -> None:
-        """Keep the messages of the first five bad rows (``error`` the result's codes)."""
+    def _add_rows(self, result) -> np.ndarray:
+        """Count one chunk's rows and bad rows, keep the messages of the first five bad rows; returns
+        ``(N,) bool``, the rows worked out (not flagged)."""
+        error = np.asarray(result.error)
+        ok = error == 0
+        self.rows += len(error)
+        self.bad += int((~ok).sum())
         for i in np.flatnonzero(error)[: 5 - len(self.first_errors)]:
             self.first_errors.append(result.messages.get(int(i), f"row ?: error code {int(error[i])}"))
+        return ok
 
     def merge(self, part: dict) -> None:
         """Add one partition's :func:`partition_summary` (partitions taken in input order)."""
@@ -177,14 +185,11 @@ class ScoreSummary(_Summary):
 
     def add(self, result) -> None:
         """Add one chunk's result."""
-        ok = result.error == 0
-        self.rows += len(result)
-        self.bad += int((~ok).sum())
+        ok = self._add_rows(result)
         self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
         self.legal += int(result.legal[ok].sum())
         self.payout += int(result.payout[ok].sum(dtype=np.int64))
         self.row_hits += result.row_counts()  # flagged rows score no row
-        self._add_errors(result, result.error)
 
 
 class WaitsSummary(_Summary):
@@ -210,13 +215,9 @@ class WaitsSummary(_Summary):
 
     def add(self, result) -> None:
         """Add one chunk's result."""
-        error = np.asarray(result.error)
-        ok = error == 0
-        self.rows += len(error)
-        self.bad += int((~ok).sum())
+        ok = self._add_rows(result)
         self.n_waits += np.bincount(np.asarray(result.n_waits)[ok].astype(np.int64), minlength=35)[:35]
         self.tile_hits += np.asarray(result.mask)[ok].sum(axis=0)
-        self._add_errors(result, error)
 
 
 #: Length of a shanten histogram: index ``s + 1`` counts shanten ``s``, -1 (complete) to 16.
@@ -249,11 +250,8 @@ class ShantenSummary(_Summary):
 
     def add(self, result) -> None:
         """Add one chunk's result."""
-        ok = result.error == 0
-        self.rows += len(result)
-        self.bad += int((~ok).sum())
+        ok = self._add_rows(result)
         self.shanten += _histogram(result.shanten[ok])
-        self._add_errors(result, result.error)
 
 
 class DiscardsSummary(_Summary):
@@ -279,12 +277,9 @@ class DiscardsSummary(_Summary):
 
     def add(self, result) -> None:
         """Add one chunk's result."""
-        ok = result.error == 0
-        self.rows += len(result)
-        self.bad += int((~ok).sum())
+        ok = self._add_rows(result)
         self.shanten += _histogram(result.shanten[ok].min(axis=1))  # not held: NO_SHAPE, above every value
         self.ready_discards += int(result.ready_row.size)  # flagged rows have none
-        self._add_errors(result, result.error)
 
 
 _SUMMARIES = {"score": ScoreSummary, "waits": WaitsSummary, "shanten": ShantenSummary, "discards": DiscardsSummary}
