@@ -51,7 +51,7 @@ def warmup(rules=None) -> float:
     for batch in (ready, ready.take(many)):
         waits_batch(batch, table)
         shanten_batch(batch)
-    for batch in (wins, wins.take(many[:2])):
+    for batch in (wins, wins.take(many)):
         discard_analysis(batch, rules=table)
     shanten("11m99m77p11s9s EE RR 333p", "9s")
     score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S", rules=table)
