@@ -5,8 +5,8 @@ Commands::
 
     fastscore shanten HAND [--draw TILE] [--json]
     fastscore discards HAND [--draw TILE] [--seen TILES] [--seat S] [--round R] [--flowers ..]
-                       [--streak N] [--closing] [--rules FILE] [--json]
-    fastscore shanten-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch but --rules]
+                       [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
+    fastscore shanten-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch but --rules and --profile]
     fastscore discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
 
 HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (hand notation: docs/formats.md).
@@ -113,10 +113,11 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, 
         shanten_standard, shanten_nico_nico, shanten_thirteen_orphans,
         shanten_sixteen_orphans (null where the hand cannot take the shape, and in bad
         rows), then error; with --sample each dealt 16-tile hand's columns (as input,
-        without win) come first.  --rules is refused: shanten does not depend on the rules.
+        without win) come first.  --rules and --profile are refused: shanten does not depend on the rules.
         """
         if options["rules"] is not None:
-            _fail("--rules: shanten does not depend on the rule table (discards-batch uses it for the payouts)")
+            _fail("--rules/--profile: shanten does not depend on the rule table (discards-batch uses it for the "
+                  "payouts)")
         batch_command("shanten", **options)
 
     @click.command("discards-batch")

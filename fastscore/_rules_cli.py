@@ -2,7 +2,7 @@
 
 Command::
 
-    fastscore rules [--rules FILE] [--json]
+    fastscore rules [--rules FILE | --profile NAME] [--json]
 
 Prints the rule table fastscore scores by (the packaged one, or a user's
 ``--rules`` file): each row's id, points, the rows it replaces, the shapes
@@ -51,14 +51,24 @@ def add_command(app: click.Group, *, rules_option, json_option) -> None:
                           " ".join(row["replaces"]) or "-", shapes or "-", row["condition"] or "-", row["source"]))
         # Plain aligned columns, one row a line, whatever the terminal's width (a pipe gets whole lines).
         widths = [max(len(line[k]) for line in lines) for k in range(len(header) - 1)]
-        click.echo(f"rule table {data['path']}" if rules is not None
-                   else "rule table: the packaged default (fastscore/rules.toml; --rules FILE for another)")
+        profile = data["profile"]
+        if rules is None:
+            click.echo("rule table: the packaged default, profile lrc (fastscore/rules.toml; --profile NAME or "
+                       "--rules FILE for another)")
+        elif isinstance(rules, str):
+            click.echo(f"rule table: profile {profile['name']}" + (f", {profile['title']}" if profile["title"] else ""))
+        else:
+            click.echo(f"rule table {data['path']}")
         for line in lines:
             cells = [cell.rjust(w) if k == 1 else cell.ljust(w) for k, (cell, w) in enumerate(zip(line, widths))]
             click.echo("  ".join(cells + [line[-1]]))
         minimum = data["totals"]["minimum"]
+        chicken = (f"; a Chicken is exactly {data['totals']['chicken_points']} point(s)" if data["totals"]["chicken"]
+                   else "; no Chicken rule")
         click.echo("round minimum (points, base included): "
-                   + ", ".join(f"{wind} {value}" for wind, value in minimum.items())
-                   + f"; a Chicken is exactly {data['totals']['chicken_points']} point(s)")
+                   + ", ".join(f"{wind} {value}" for wind, value in minimum.items()) + chicken)
+        payout = data["payout"]
+        if (payout["base"], payout["unit"]) != (0, 1):
+            click.echo(f"payout of a legal win: {payout['base']} + {payout['unit']} x total")
 
     app.add_command(rules)

@@ -3,7 +3,7 @@
 Command::
 
     fastscore survey -o FOLDER [--self-drawn|--discard] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
-                     [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
+                     [--rules FILE | --profile NAME] [--compare FILE|PROFILE] [--sample N --seed S] [--suits mps] [--no-honours]
                      [--dask ADDRESS|local:N]
 
 The command line's shared options are passed in by :mod:`fastscore.cli` (this module does not import it).
@@ -41,8 +41,9 @@ def add_command(app: click.Group, *, options: dict, seed) -> None:
                                                           "hand's tiles; with --sample, each hand's own, which the "
                                                           "sampler drew so) or a tile such as 9s (hands holding it).")
     @options["rules"]
-    @click.option("--compare", type=options["file"],
-                  help="A second rule table: score every hand under both and compare.")
+    @click.option("--compare", type=str, metavar="FILE|PROFILE",
+                  help="A second rule table, a TOML file or a profile name (lrc, taiwan): score every hand "
+                       "under both and compare.")
     @click.option("--sample", type=click.IntRange(min=1), help="Survey this many random winning hands instead of "
                                                                 "every complete concealed standard hand.")
     @options["seed"]
@@ -60,7 +61,7 @@ def add_command(app: click.Group, *, options: dict, seed) -> None:
         flowers: str | None,
         win: str,
         rules: Path | None,
-        compare: Path | None,
+        compare: str | None,
         sample: int | None,
         seed: int | None,
         suits: str,

@@ -3,11 +3,11 @@
 Commands::
 
     fastscore score HAND --win TILE [--self-drawn] [--seat S] [--round R]
-                    [--flowers 1f2f] [--streak N] [--closing] [--rules FILE] [--json]
+                    [--flowers 1f2f] [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
     fastscore interpretations HAND --win TILE [same options as score]
-    fastscore batch INPUT [-o OUTPUT [--resume]] [--rules FILE] [--chunk-rows N] [--progress/--no-progress]
+    fastscore batch INPUT [-o OUTPUT [--resume]] [--rules FILE | --profile NAME] [--chunk-rows N] [--progress/--no-progress]
     fastscore batch --sample N [--seed S] [-o OUTPUT] [...]
-    fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE] [--json]
+    fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
     fastscore shanten HAND [--draw TILE] [--json]
@@ -15,9 +15,9 @@ Commands::
     fastscore shanten-batch|discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
     fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
     fastscore batch|waits-batch|shanten-batch|discards-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite]
-    fastscore rules [--rules FILE] [--json]
+    fastscore rules [--rules FILE | --profile NAME] [--json]
     fastscore survey -o FOLDER [--self-drawn|--discard] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
-                     [--rules FILE] [--compare FILE] [--sample N --seed S] [--suits mps] [--no-honours]
+                     [--rules FILE | --profile NAME] [--compare FILE|PROFILE] [--sample N --seed S] [--suits mps] [--no-honours]
                      [--dask ADDRESS|local:N]
 
 Invalid input (a bad hand, tile, context value, rule table or file) prints
@@ -28,12 +28,14 @@ commands that need them.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 import click
 
 from . import _display, _efficiency_cli, _rules_cli, _survey_cli
+from .profiles import PROFILES
 from ._interrupts import stop_signals
 
 
@@ -91,7 +93,27 @@ flowers_option = click.option("--flowers", default="", show_default=False,
                               help="Flowers and seasons held, e.g. 1f5f (default: none).")
 streak_option = click.option("--streak", default=0, help="The dealer's streak (earlier consecutive wins).")
 closing_option = click.option("--closing", is_flag=True, help="Closing was declared (concealed hands only).")
-rules_option = click.option("--rules", type=FILE, help="A rule table TOML file (default: the packaged rules.toml).")
+_rules_file_option = click.option("--rules", type=FILE,
+                                  help="A rule table TOML file (default: the lrc profile, fastscore/rules.toml).")
+_profile_option = click.option("--profile", type=click.Choice(list(PROFILES)), default=None,
+                               help="A packaged rule profile: " + ", ".join(PROFILES) + " (default: lrc).")
+
+
+def rules_option(command):
+    """``--rules FILE`` and ``--profile NAME``, given to the command as one ``rules``: the file, the
+    profile's name, or None (the default profile)."""
+
+    @functools.wraps(command)
+    def with_rules(*args, profile=None, **kwargs):
+        if profile is not None:
+            if kwargs.get("rules") is not None:
+                raise click.UsageError("give --rules FILE or --profile NAME, not both")
+            kwargs["rules"] = profile
+        return command(*args, **kwargs)
+
+    return _rules_file_option(_profile_option(with_rules))
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 input_argument = click.argument("input", required=False, type=FILE)
 dataset_input_argument = click.argument("input", required=False, type=click.Path(path_type=Path))
@@ -189,7 +211,8 @@ def score(hand: str, win: str, self_drawn: bool, rules: Path | None, as_json: bo
     if not result.is_win:
         console.print(f"not a winning hand: no interpretation completes it with {win}; payout 0")
         return
-    rows = Table("row", "points", "source (LRC rules section)")
+    lrc = table.name == "lrc"
+    rows = Table("row", "points", "source (LRC rules section)" if lrc else f"source (profile {table.name})")
     rows.columns[1].justify = "right"
     for rid, points in result.rows.items():  # e.g. "4.6 [seed]" (escaped: not rich markup); see `fastscore rules`
         rows.add_row(rid, str(points), escape(table.sources.get(rid, "").removeprefix("LRC rules, section ")))
@@ -276,7 +299,7 @@ def waits(hand: str, rules: Path | None, as_json: bool, **context) -> None:
 
 
 @app.command()
-@click.option("--rules", type=FILE, help="A rule table TOML file (default: the packaged rules.toml).")
+@rules_option
 def warmup(rules: Path | None) -> None:
     """Compile every kernel now (or load it from the cache), for cluster workers and CI images."""
     from .warmup import warmup as run_warmup

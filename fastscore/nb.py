@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels.discards import discards_hand
-from .kernels.rows import N_ROWS
+from .kernels.rows import N_ROWS  # the catalog's rows: room for the rows in force of every table
 from .kernels.score import make_scratch
 from .kernels.shanten import NO_SHAPE, make_shanten_scratch, shanten_hand
 from .kernels.single import score_hand, waits_hand, win_check_hand

@@ -1,8 +1,10 @@
-"""The rule table: row values as data (LRC rules, section 4; docs/rules.md), loaded and validated.
+"""Rule tables (profiles): which rows are in force and what they are worth, as data, loaded and validated.
 
-The values live in ``rules.toml`` inside the package.  :func:`load_rules` reads
-that file (or a user's copy), checks it, and returns a :class:`RuleTable` whose
-arrays are passed into the scoring kernels as arguments.
+The rows themselves (one predicate each) are the catalog of :mod:`fastscore.kernels.rows`; a table
+names the rows in force with their values.  The packaged tables are profiles known by name
+(:data:`PROFILES`): ``lrc``, the default (``rules.toml``; docs/rules.md), and the Taiwanese tai
+tables of ``profiles/`` (docs/profiles/).  :func:`load_rules` reads a profile or a user's file,
+checks it, and returns a :class:`RuleTable` whose arrays are passed into the scoring kernels as arguments.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ import numpy as np
 
 from .kernels.evaluate import pack_rules
 from .kernels.features import SHAPE_NAMES, Shape
+from .profiles import PROFILES
 from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
 
-__all__ = ["ROW_IDS", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules"]
+__all__ = ["ROW_IDS", "PROFILES", "profile", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules",
+           "resolve_rules"]
 
 # The rows and shapes are defined by the registry of :mod:`fastscore.kernels.rows`; this module holds their values.
 N_ROWS = len(ROW_IDS)
+
 
 
 class RuleTableError(ValueError):
@@ -36,7 +41,7 @@ class RuleTable:
     Attributes
     ----------
     points : ndarray, shape (R,), int64
-        Points per unit of each row, in :data:`ROW_IDS` order (R = 45).
+        Points per unit of each row of the catalog, in :data:`ROW_IDS` order (0 for a row not in force).
     tiers : ndarray, shape (R, 3), int64
         Points for 1, 2, 3 units of tiered rows (``nico_quad_pairs``); 0 elsewhere.
     replaces : ndarray, shape (R, R), bool
@@ -56,6 +61,18 @@ class RuleTable:
         Where the table was read from.
     conditions : dict
         Row id -> when the row scores, in one line (``""`` when the file gives none), for display.
+    in_force : ndarray, shape (R,), bool
+        The rows the table names: only they score, and they are the columns of its row points
+        (:attr:`row_ids`).
+    name : str
+        The profile's name (``[profile] name``; the file's stem when it gives none).
+    title : str
+        One line saying what the table is (``[profile] title``).
+    chicken_rule : bool
+        The Chicken rule (LRC rules, section 6.2) is in force (``[totals] chicken``).
+    pay_base, pay_unit : int
+        The payout of a legal win is ``pay_base + pay_unit x total`` (plus the LRC dealer rows for East)
+        (``[payout] base`` and ``unit``; 0 and 1 by default).
     """
 
     points: np.ndarray
@@ -68,15 +85,29 @@ class RuleTable:
     sources: dict = field(repr=False)
     path: str = ""
     conditions: dict = field(default_factory=dict, repr=False)
+    in_force: np.ndarray = None
+    name: str = ""
+    title: str = ""
+    chicken_rule: bool = True
+    pay_base: int = 0
+    pay_unit: int = 1
 
     def __post_init__(self):
         # A table is a value: its arrays are read-only copies, so that an edit cannot reach a kernel
         # through one cached view (``kernel_args``, ``packed``) and not another, nor change the
         # packaged table that ``load_rules`` hands out again.  Change a table with a new file.
-        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum"):
+        if self.in_force is None:
+            object.__setattr__(self, "in_force", np.ones(N_ROWS, dtype=np.bool_))
+        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum", "in_force"):
             array = np.array(getattr(self, name))
             array.setflags(write=False)
             object.__setattr__(self, name, array)
+
+    @cached_property
+    def row_ids(self) -> tuple[str, ...]:
+        """The ids of the rows in force, in :data:`ROW_IDS` order: the columns of this table's row points
+        (``BatchResult.row_points``, the ``row_<id>`` output columns)."""
+        return tuple(ROW_IDS[r] for r in np.flatnonzero(self.in_force))
 
     @cached_property
     def kernel_args(self) -> tuple:
@@ -84,14 +115,19 @@ class RuleTable:
 
         (points (R,) int64, tiers (R, 3) int64, replacers (K,) int64 (rows that
         replace others, replacing-first), replaces_bits (R,) int64, shape_bits
-        (4,) int64, minimum (4,) int64, chicken_points)
+        (4,) int64, minimum (4,) int64, chicken_points (-1 without the Chicken rule),
+        columns (R,) int64 (each row's column of a row-points array, -1 for a row not in force),
+        pay_base, pay_unit)
         """
         bits = 1 << np.arange(N_ROWS, dtype=np.int64)
         replaces_bits = (self.replaces * bits).sum(axis=1).astype(np.int64)
         # A table may name a shape that a row's predicate does not read (rows.Row.shapes): it never fires there.
         shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64) & SHAPE_ROWS
         replacers = np.array([r for r in self.order if replaces_bits[r]], dtype=np.int64)
-        return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, self.chicken_points)
+        columns = np.where(self.in_force, np.cumsum(self.in_force) - 1, -1).astype(np.int64)
+        chicken = self.chicken_points if self.chicken_rule else -1
+        return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, chicken, columns,
+                self.pay_base, self.pay_unit)
 
     @cached_property
     def packed(self) -> np.ndarray:
@@ -110,13 +146,15 @@ class RuleTable:
         Returns
         -------
         dict
-            ``path``; ``totals``: ``minimum`` (round wind ``"E" "S" "W" "N"`` -> points) and
-            ``chicken_points``; ``rows``: one dict per row in :data:`ROW_IDS` order with ``id``,
-            ``points`` (int, or a list of the tiers of a tiered row), ``replaces`` and ``shapes``
-            (lists of names), ``condition`` and ``source`` (text).
+            ``path``; ``profile``: ``name`` and ``title``; ``totals``: ``minimum`` (round wind
+            ``"E" "S" "W" "N"`` -> points), ``chicken`` (the Chicken rule in force) and ``chicken_points``;
+            ``payout``: ``base`` and ``unit``; ``rows``: one dict per row in force in :attr:`row_ids`
+            order with ``id``, ``points`` (int, or a list of the tiers of a tiered row), ``replaces`` and
+            ``shapes`` (lists of names), ``condition`` and ``source`` (text).
         """
         rows = []
-        for i, rid in enumerate(ROW_IDS):
+        for i in np.flatnonzero(self.in_force):
+            rid = ROW_IDS[i]
             rows.append({
                 "id": rid,
                 "points": [int(v) for v in self.tiers[i]] if rid in TIERED_ROWS else int(self.points[i]),
@@ -126,8 +164,10 @@ class RuleTable:
                 "source": self.sources.get(rid, ""),
             })
         return {"path": self.path,
+                "profile": {"name": self.name, "title": self.title},
                 "totals": {"minimum": dict(zip("ESWN", (int(v) for v in self.minimum))),
-                           "chicken_points": int(self.chicken_points)},
+                           "chicken": bool(self.chicken_rule), "chicken_points": int(self.chicken_points)},
+                "payout": {"base": int(self.pay_base), "unit": int(self.pay_unit)},
                 "rows": rows}
 
 
@@ -171,16 +211,18 @@ def _parse(data: dict, path: str) -> RuleTable:
         if rid in by_id:
             raise RuleTableError(f"{path}: row {rid!r} appears twice")
         by_id[rid] = entry
-    missing = [r for r in ROW_IDS if r not in by_id]
-    if missing:
-        raise RuleTableError(f"{path}: missing row(s) {', '.join(missing)}")
+    if not by_id:
+        raise RuleTableError(f"{path}: no [[row]] entries")
 
     points = np.zeros(N_ROWS, dtype=np.int64)
     tiers = np.zeros((N_ROWS, 3), dtype=np.int64)
     replaces = np.zeros((N_ROWS, N_ROWS), dtype=np.bool_)
     shape_mask = np.zeros((len(Shape), N_ROWS), dtype=np.bool_)
     sources, conditions = {}, {}
+    in_force = np.array([rid in by_id for rid in ROW_IDS], dtype=np.bool_)
     for i, rid in enumerate(ROW_IDS):
+        if rid not in by_id:
+            continue  # not in force: never scores, no column
         entry = by_id[rid]
         value = entry.get("points")
         if rid in TIERED_ROWS:
@@ -200,17 +242,36 @@ def _parse(data: dict, path: str) -> RuleTable:
         sources[rid] = _text(entry, "source", "user", f"{path}: row {rid!r}")
         conditions[rid] = _text(entry, "condition", "", f"{path}: row {rid!r}")
 
-    totals = data.get("totals", {})
-    if not isinstance(totals, dict):
-        raise RuleTableError(f"{path}: [totals] must be a table, got {totals!r}")
+    totals = _table(data, "totals", path)
     minimum = totals.get("minimum", [20, 22, 24, 26])
     if not isinstance(minimum, list) or len(minimum) != 4:
         raise RuleTableError(f"{path}: [totals] minimum must list 4 integers (E S W N rounds)")
     minimum = np.array([_int(v, f"{path}: [totals] minimum") for v in minimum], dtype=np.int64)
     chicken = _int(totals.get("chicken_points", 1), f"{path}: [totals] chicken_points")
-    _check_ranges(points, tiers, path)
+    chicken_rule = _flag(totals, "chicken", True, f"{path}: [totals]")
+    payout = _table(data, "payout", path)
+    pay_base = _int(payout.get("base", 0), f"{path}: [payout] base")
+    pay_unit = _int(payout.get("unit", 1), f"{path}: [payout] unit")
+    meta = _table(data, "profile", path)
+    name = _text(meta, "name", Path(path).stem, f"{path}: [profile]")
+    title = _text(meta, "title", "", f"{path}: [profile]")
+    _check_ranges(points, tiers, path, pay_base, pay_unit)
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources,
-                     path, conditions)
+                     path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit)
+
+
+def _table(data: dict, key: str, path: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise RuleTableError(f"{path}: [{key}] must be a table, got {value!r}")
+    return value
+
+
+def _flag(entry: dict, key: str, default: bool, where: str) -> bool:
+    value = entry.get(key, default)
+    if not isinstance(value, bool):
+        raise RuleTableError(f"{where} {key} must be true or false, got {value!r}")
+    return value
 
 
 # Most units a row can score in one valid hand: ``MAX_UNITS`` of :mod:`fastscore.kernels.rows`.
@@ -218,8 +279,14 @@ def _parse(data: dict, path: str) -> RuleTable:
 MAX_ROW_POINTS = 32_767
 
 
-def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str) -> None:
-    """Every row's value, at its most units, must fit the int16 row-points columns."""
+#: Payouts are stored as int32.
+MAX_PAYOUT = 2**31 - 1
+
+
+def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str, pay_base: int = 0, pay_unit: int = 1) -> None:
+    """Every row's value, at its most units, must fit the int16 row-points columns, and the payout of
+    every row scoring at once the int32 payout column."""
+    total = 0
     for i, rid in enumerate(ROW_IDS):
         most = int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS[rid]
         if most > MAX_ROW_POINTS:
@@ -227,6 +294,9 @@ def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str) -> None:
                 f"{path}: row {rid!r} can reach {most} points in one hand; row values must stay within "
                 f"{MAX_ROW_POINTS} (points x at most {MAX_UNITS[rid]} units)"
             )
+        total += most
+    if pay_base + pay_unit * total > MAX_PAYOUT:
+        raise RuleTableError(f"{path}: [payout] base + unit x the most points ({total}) exceeds {MAX_PAYOUT}")
 
 
 def _replacement_order(replaces: np.ndarray, path: str) -> np.ndarray:
@@ -269,8 +339,9 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     Parameters
     ----------
     path : str or Path, optional
-        A TOML file in the format of the packaged ``rules.toml``; default: the
-        packaged table (LRC rules, section 4 values).
+        The name of a packaged profile (:data:`PROFILES`: ``"lrc"``, ``"taiwan"``), or a TOML file in
+        the format of the packaged ``rules.toml``; default: the packaged LRC table.  A name of
+        :data:`PROFILES` is the profile even where a file of that name exists (write ``./taiwan`` for it).
 
     Raises
     ------
@@ -287,6 +358,8 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     """
     if path is None:
         return default_rules()
+    if isinstance(path, str) and path in PROFILES:
+        return profile(path)
     return _load_path(str(Path(path).resolve()))
 
 
@@ -309,10 +382,23 @@ def _parse_content(path: str, content: bytes) -> RuleTable:
     return _parse(data, path)
 
 
-@lru_cache(maxsize=1)
 def default_rules() -> RuleTable:
-    """The packaged rule table (loaded once)."""
-    ref = resources.files("fastscore").joinpath("rules.toml")
+    """The packaged default table, the ``lrc`` profile (loaded once)."""
+    return profile("lrc")
+
+
+@lru_cache(maxsize=None)
+def profile(name: str) -> RuleTable:
+    """The packaged profile ``name`` of :data:`PROFILES` (loaded once).
+
+    Raises
+    ------
+    RuleTableError
+        An unknown name (the message lists the known ones).
+    """
+    if name not in PROFILES:
+        raise RuleTableError(f"unknown profile {name!r} (known: {', '.join(PROFILES)})")
+    ref = resources.files("fastscore").joinpath(PROFILES[name])
     with resources.as_file(ref) as p:
         return _load_path(str(p))
 
@@ -327,7 +413,8 @@ def try_resolve_rules(rules) -> RuleTable | None:
 
 
 def resolve_rules(rules) -> RuleTable:
-    """Accept ``None`` (packaged table), a path, or a :class:`RuleTable`."""
+    """Accept ``None`` (the default ``lrc`` profile), a profile name of :data:`PROFILES`, a path, or a
+    :class:`RuleTable`."""
     if rules is None:
         return default_rules()
     if isinstance(rules, RuleTable):

@@ -38,8 +38,8 @@ from .tiles import TILE_NAMES, WIND_INDEX, ErrorCode, HandError, SetKind, format
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
 
 
-def _rows_dict(row_points) -> dict[str, int]:
-    return {ROW_IDS[r]: int(v) for r, v in enumerate(row_points) if v}
+def _rows_dict(row_points, row_ids=ROW_IDS) -> dict[str, int]:
+    return {row_ids[r]: int(v) for r, v in enumerate(row_points) if v}
 
 
 @dataclass(frozen=True)
@@ -104,11 +104,15 @@ class BatchResult:
     shape : ndarray, shape (N,), int8
         :class:`~fastscore.rules.Shape` value, -1 for no interpretation.
     row_points : ndarray, shape (N, R), int16
-        Points per row, columns in :data:`fastscore.ROW_IDS` order.
+        Points per row in force in the rule table, columns in :attr:`row_ids` order (the 45
+        :data:`fastscore.ROW_IDS` of the LRC rules for the default table).
     error : ndarray, shape (N,), uint8
         :class:`~fastscore.ErrorCode` per row (0: scored).
     messages : dict
         Row number -> error message for flagged rows.
+    row_ids : tuple of str
+        The ids of the rows in force in the rule table (:attr:`fastscore.RuleTable.row_ids`): the
+        columns of :attr:`row_points`.
     """
 
     payout: np.ndarray
@@ -121,6 +125,7 @@ class BatchResult:
     row_points: np.ndarray
     error: np.ndarray
     messages: dict
+    row_ids: tuple
 
     def to_arrow(self):
         """The result as a pyarrow Table, with the Parquet output schema of ``fastscore batch``."""
@@ -131,16 +136,11 @@ class BatchResult:
     def __len__(self) -> int:
         return self.payout.shape[0]
 
-    @property
-    def row_ids(self) -> tuple[str, ...]:
-        """Column names of :attr:`row_points`."""
-        return ROW_IDS
-
     def row_counts(self) -> np.ndarray:
         """``(R,) int64``: the number of hands in which each row scores (a nonzero entry of
         :attr:`row_points`), in :attr:`row_ids` order.  From :func:`score_batch`, flagged
         rows and non-wins have all-zero row points, so they count in no row."""
-        counts = np.zeros(len(ROW_IDS), dtype=np.int64)
+        counts = np.zeros(len(self.row_ids), dtype=np.int64)
         count_scoring_rows(self.row_points, counts)
         return counts
 
@@ -153,7 +153,7 @@ class BatchResult:
         return Score(
             is_win=bool(self.is_win[i]),
             shape=self.shape_name(i),
-            rows=_rows_dict(self.row_points[i]),
+            rows=_rows_dict(self.row_points[i], self.row_ids),
             points=int(self.points[i]),
             chicken=bool(self.chicken[i]),
             total=int(self.total[i]),
@@ -176,8 +176,8 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
     ----------
     batch : HandBatch
         N hands; flagged rows (``batch.error != 0``) are skipped and keep their error.
-    rules : RuleTable, path or None
-        Rule table; default the packaged ``rules.toml``.
+    rules : RuleTable, str, path or None
+        Rule table, profile name (``"lrc"``, ``"taiwan"``) or path; default the ``lrc`` profile.
 
     Returns
     -------
@@ -195,9 +195,10 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         is_win=np.zeros(n, dtype=np.bool_),
         chicken=np.zeros(n, dtype=np.bool_),
         shape=np.empty(n, dtype=np.int8),  # the kernel writes every row (-1 for no interpretation)
-        row_points=np.zeros((n, len(ROW_IDS)), dtype=np.int16),
+        row_points=np.zeros((n, len(table.row_ids)), dtype=np.int16),
         error=np.empty(n, dtype=np.uint8),  # the kernel writes every row's code
         messages=dict(batch.messages),
+        row_ids=table.row_ids,
     )
     score_kernel(
         concealed,
@@ -291,8 +292,8 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         The dealer's streak (consecutive earlier wins).
     closing : bool
         Closing was declared (needs a concealed hand).
-    rules : RuleTable, path or None
-        Rule table; default the packaged one.
+    rules : RuleTable, str, path or None
+        Rule table, profile name (``"lrc"``, ``"taiwan"``) or path; default the ``lrc`` profile.
 
     Returns
     -------
@@ -320,7 +321,8 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         text = hand + win + flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()
-            row_points = np.empty(len(ROW_IDS), dtype=np.int16)
+            row_ids = table.row_ids
+            row_points = np.empty(len(row_ids), dtype=np.int16)
             code, is_win, shape, points, chicken, total, legal, payout = score_text(
                 np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(hand) + len(win), len(text),
                 self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, table.packed, suit_entries, dec_words,
@@ -328,7 +330,7 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
             if code == 0:  # numba returns Python ints and bools
                 values = row_points.tolist()
                 return _new_score(is_win=is_win, shape=SHAPE_NAMES[shape] if shape >= 0 else None,
-                                  rows={ROW_IDS[r]: values[r] for r in row_points.nonzero()[0].tolist()},
+                                  rows={row_ids[r]: values[r] for r in row_points.nonzero()[0].tolist()},
                                   points=points, chicken=chicken, total=total, legal=legal, payout=payout)
     return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing),
                        rules if table is None else table).score_at(0)
@@ -387,7 +389,7 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
         {
             "shape": SHAPE_NAMES[int(info[j, INFO_SHAPE])],
             "groups": _groups(info[j], counts, batch.declared[0]),
-            "rows": _rows_dict(rows[j]),
+            "rows": _rows_dict(rows[j], table.row_ids),
             "points": int(info[j, INFO_POINTS]),
             "chicken": bool(info[j, INFO_CHICKEN]),
             "total": int(info[j, INFO_TOTAL]),

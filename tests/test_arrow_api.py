@@ -52,9 +52,10 @@ def test_to_arrow_has_the_parquet_schema():
     assert table.schema.field("payout").type == pa.int32()
     assert table.schema.field("legal").type == pa.bool_()
     assert pa.types.is_dictionary(table.schema.field("shape").type)
-    assert all(table.schema.field(f"row_{r}").type == pa.int16() for r in ROW_IDS)
+    assert [n for n in table.column_names if n.startswith("row_")] == [f"row_{r}" for r in ROW_IDS[:45]]
+    assert all(table.schema.field(f"row_{r}").type == pa.int16() for r in ROW_IDS[:45])
     # Values every row has are declared not null; shape (no interpretation) and error may be null.
-    assert not any(table.schema.field(r).nullable for r in tuple(f"row_{r}" for r in ROW_IDS) + ("payout", "legal", "is_win"))
+    assert not any(table.schema.field(r).nullable for r in tuple(f"row_{r}" for r in ROW_IDS[:45]) + ("payout", "legal", "is_win"))
     assert table.schema.field("shape").nullable and table.schema.field("error").nullable
     row = table.to_pylist()[0]
     assert (row["payout"], row["shape"], row["row_nico_nico"], row["row_all_five_suits"]) == (57, "nico_nico", 40, 10)

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from fastscore import ROW_IDS, HandBatch, score_batch
+from fastscore import HandBatch, score_batch
 from fastscore.tiles import ErrorCode
 from fastscore.io import (
     DEFAULT_CHUNK_ROWS,
@@ -25,6 +25,7 @@ from fastscore.io import (
     iter_batches,
     open_writer,
     read_records,
+    row_columns,
 )
 from fastscore.waits import waits_batch
 from messages import as_read_from
@@ -49,6 +50,10 @@ RECORDS = [
 ]
 # fmt: on
 BAD_ROW = 3
+
+#: The dense row columns of the default (lrc) table: its 45 rows.
+LRC_COLUMNS = row_columns()
+assert len(LRC_COLUMNS) == 45 and set(LRC_COLUMNS) <= set(ROW_COLUMNS)
 
 
 def write_jsonl(path, records):
@@ -350,7 +355,7 @@ def test_csv_writer_round_trip(tmp_path):
     path = write_scores(tmp_path / "out.csv")
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == list(SCORE_COLUMNS) + list(ROW_COLUMNS)
+    assert rows[0] == list(SCORE_COLUMNS) + list(LRC_COLUMNS)
     expected = expected_result()
     assert len(rows) == 1 + len(RECORDS)
     for i, row in enumerate(rows[1:]):
@@ -360,7 +365,7 @@ def test_csv_writer_round_trip(tmp_path):
         assert record["shape"] == (expected.shape_name(i) or "")
         assert int(record["total"]) == expected.total[i] and int(record["payout"]) == expected.payout[i]
         assert int(record["points"]) == expected.points[i]
-        assert [int(record[f"row_{rid}"]) for rid in ROW_IDS] == expected.row_points[i].tolist()
+        assert [int(record[f"row_{rid}"]) for rid in expected.row_ids] == expected.row_points[i].tolist()
         assert record["error"] == (expected.messages[i] if expected.error[i] else "")
     assert rows[1][:8] == ["true", "nico_nico", "52", "false", "57", "true", "57", ""]
 
@@ -369,14 +374,14 @@ def test_parquet_writer_schema_and_values(tmp_path):
     path = write_scores(tmp_path / "out.parquet")
     table = pq.read_table(path)
     schema = table.schema
-    assert schema.names == list(SCORE_COLUMNS) + list(ROW_COLUMNS)
+    assert schema.names == list(SCORE_COLUMNS) + list(LRC_COLUMNS)
     for name in ("payout", "total", "points"):
         assert schema.field(name).type == pa.int32()
     for name in ("legal", "is_win", "chicken"):
         assert schema.field(name).type == pa.bool_()
     assert schema.field("shape").type == pa.dictionary(pa.int8(), pa.string())
     assert schema.field("error").type == pa.string()
-    assert all(schema.field(name).type == pa.int16() for name in ROW_COLUMNS)
+    assert all(schema.field(name).type == pa.int16() for name in LRC_COLUMNS)
 
     expected = expected_result()
     assert table.column("total").to_pylist() == expected.total.tolist()
@@ -385,7 +390,7 @@ def test_parquet_writer_schema_and_values(tmp_path):
     assert table.column("shape").to_pylist() == [expected.shape_name(i) for i in range(len(expected))]
     assert table.column("error").to_pylist() == [expected.messages.get(i) for i in range(len(expected))]
     assert table.column("error").null_count == len(RECORDS) - 1
-    rows = np.column_stack([table.column(name).to_numpy() for name in ROW_COLUMNS])
+    rows = np.column_stack([table.column(name).to_numpy() for name in LRC_COLUMNS])
     np.testing.assert_array_equal(rows, expected.row_points)
     assert table.column("row_nico_nico").to_pylist()[0] == 40
 
@@ -476,7 +481,7 @@ def test_parquet_output_options(tmp_path):
     names = meta.schema.to_arrow_schema().names
     stats = {names[c]: meta.row_group(0).column(c).statistics for c in range(meta.num_columns)}
     assert stats["payout"] is not None and stats["payout"].has_min_max
-    assert all(stats[name] is None or not stats[name].has_min_max for name in ROW_COLUMNS)
+    assert all(stats[name] is None or not stats[name].has_min_max for name in LRC_COLUMNS)
     column = meta.row_group(0).column(names.index("row_nico_nico"))
     assert "RLE_DICTIONARY" in column.encodings or "PLAIN_DICTIONARY" in column.encodings
 
@@ -554,13 +559,13 @@ def test_a_bad_utf8_byte_flags_its_row_only(tmp_path, suffix):
 
 def test_row_counts_count_the_hands_each_row_scores_in():
     result = expected_result()
-    counts = dict(zip(ROW_IDS, result.row_counts().tolist()))
+    counts = dict(zip(result.row_ids, result.row_counts().tolist()))
     # Rows 0-2 are wins (each takes mahjong_base); row 3 is flagged and row 4 is not a win: they score no row.
     assert counts["mahjong_base"] == 3
     assert counts["no_flowers"] == 2  # rows 0 and 1 (row 2 holds flowers 1 and 5)
     assert counts["nico_nico"] == 1  # row 0
     assert counts["mixed_dragon_concealed"] == 2  # rows 1 and 2 (123m 456p 789s concealed in both)
-    slow = {rid: sum(rid in result.score_at(i).rows for i in range(len(result))) for rid in ROW_IDS}
+    slow = {rid: sum(rid in result.score_at(i).rows for i in range(len(result))) for rid in result.row_ids}
     assert counts == slow
 
 

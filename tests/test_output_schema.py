@@ -16,7 +16,8 @@ from click.testing import CliRunner
 import fastscore
 from fastscore import ROW_IDS, HandBatch, sample, score_batch, waits_batch
 from fastscore.cli import app
-from fastscore.io import RESULT_COLUMNS, ROW_COLUMNS, SCORE_COLUMNS, iter_batches, open_writer, result_columns
+from fastscore.io import RESULT_COLUMNS, ROW_COLUMNS, SCORE_COLUMNS, iter_batches, open_writer, result_columns, \
+    row_columns
 
 NICO = "11m99m77p11s9s EE RR 333p"
 # Worked by hand (RULES.md section 4): self_draw 1 + no_flowers 1 + all_five_suits 10 + nico_nico 40
@@ -56,7 +57,8 @@ def sql(query: str) -> list[tuple]:
 
 
 def test_row_columns_are_plain_sql_names_distinct_from_the_input_columns():
-    assert ROW_COLUMNS == tuple(f"row_{rid}" for rid in ROW_IDS) and len(ROW_COLUMNS) == 45
+    assert ROW_COLUMNS == tuple(f"row_{rid}" for rid in ROW_IDS)  # every row of the catalog
+    assert row_columns() == ROW_COLUMNS[:45] == result_columns("score")[len(SCORE_COLUMNS):]  # the lrc table's
     assert all(name.isidentifier() for name in ROW_COLUMNS + SCORE_COLUMNS)  # no dots, no quoting in SQL
     assert not set(ROW_COLUMNS) & set(fastscore.RECORD_KEYS)  # closing the input, row_closing the points
     assert result_columns("score", "sparse") == SCORE_COLUMNS + ("rows",)

@@ -15,35 +15,39 @@ from fastscore.kernels import codegen, rows
 from fastscore.kernels.features import N_FIELDS, SHAPE_NAMES, Features, Shape, record_with_win, store_record
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
-CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win")
+CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win",
+                  "exposed_sets")
+PROFILE_TOMLS = [Path(str(resources.files("fastscore").joinpath(path))) for path in fastscore.profiles.PROFILES.values()]
 
 
-def table_rows() -> dict:
-    return {row["id"]: row for row in tomllib.loads(RULES_TOML.read_text())["row"]}
+def table_rows(path: Path = RULES_TOML) -> dict:
+    return {row["id"]: row for row in tomllib.loads(path.read_text())["row"]}
 
 
 # ---------------------------------------------------------------------------------------------- the registry
 
 
-def test_every_registry_row_has_a_table_entry_and_back():
-    table = table_rows()
-    assert set(table) == set(rows.ROW_IDS)
+def test_every_registry_row_is_in_some_profile_and_back():
+    tables = [table_rows(path) for path in PROFILE_TOMLS]
+    assert set().union(*tables) == set(rows.ROW_IDS)
     assert len(rows.REGISTRY) == len(rows.ROW_IDS) == len(set(rows.ROW_IDS))
-    # the column order is the registry's, and the table follows it (RULES.md order)
-    assert list(table) == list(rows.ROW_IDS)
+    # the column order is the registry's: the LRC rows first, in RULES.md order, as the LRC table lists them
+    assert list(tables[0]) == list(rows.ROW_IDS[:45])
     assert rules.ROW_IDS is rows.ROW_IDS and fastscore.ROW_IDS is rows.ROW_IDS
 
 
-def test_table_shapes_are_among_the_registry_shapes():
+@pytest.mark.parametrize("path", PROFILE_TOMLS, ids=lambda p: p.stem)
+def test_table_shapes_are_among_the_registry_shapes(path):
     """A packaged table row names only shapes whose record carries what its predicate reads."""
-    table = table_rows()
+    table = table_rows(path)
     for row in rows.REGISTRY:
-        assert set(table[row.id]["shapes"]) <= set(row.shapes), row.id
+        if row.id in table:
+            assert set(table[row.id]["shapes"]) <= set(row.shapes), row.id
 
 
 def test_tiered_rows_have_tiers_in_the_table():
     table = table_rows()
-    for row in rows.REGISTRY:
+    for row in rows.REGISTRY[:45]:
         points = table[row.id]["points"]
         assert isinstance(points, list) == bool(row.tiers), row.id
         if row.tiers:
@@ -54,7 +58,9 @@ def test_derived_constants_follow_the_registry():
     assert rows.DEALER_ROWS == ("mahjong_base", "east_wins", "streak_bonus")
     assert rows.TIERED_ROWS == {"nico_quad_pairs": 3}
     assert [rows.ROW_IDS[r] for r in rows.UNIT_ROWS] == [
-        "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus"]
+        "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus", "dealer_streak"]
+    assert [rows.ROW_IDS[r] for r in range(rows.N_ROWS) if (rows.SELF_DRAWN_BITS >> r) & 1] == [
+        "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs", "ping_hu"]
     for r, row in enumerate(rows.REGISTRY):
         assert rows.BIT[row.id] == r
         assert (rows.UNIT_MASK[r] != 0) == (row.max_units > 1)
@@ -71,8 +77,9 @@ def test_a_table_without_shapes_takes_the_registry_shapes(tmp_path):
     path = tmp_path / "rules.toml"
     path.write_text("\n".join(line for line in text.splitlines() if not line.startswith("shapes = ")))
     bare, packaged = rules.load_rules(path), rules.load_rules()
-    for r, row in enumerate(rows.REGISTRY):
-        assert [SHAPE_NAMES[s] for s in np.flatnonzero(bare.shape_mask[:, r])] == list(row.shapes)
+    assert np.array_equal(bare.in_force, packaged.in_force)
+    for r in np.flatnonzero(bare.in_force):
+        assert [SHAPE_NAMES[s] for s in np.flatnonzero(bare.shape_mask[:, r])] == list(rows.REGISTRY[r].shapes)
     # the packaged table takes the same shapes but for the context rows that it keeps out of some shapes
     assert (bare.shape_mask | ~packaged.shape_mask).all()
 
@@ -88,13 +95,14 @@ def random_features(rng, n):
             closing=int(rng.integers(0, 2)), flowers=int(rng.integers(0, 256)), seat=int(rng.integers(0, 4)),
             round_wind=int(rng.integers(0, 4)), streak=int(rng.integers(0, 4)), win=int(rng.integers(0, 34)),
             shape=int(rng.integers(0, 4)), pongs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34)),
-            concealed_pongs=0, gongs=0,
+            concealed_pongs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34))
+            & int(rng.integers(0, 1 << 34)), gongs=0,
             sheungs_m=int(rng.integers(0, 128)), sheungs_p=int(rng.integers(0, 128)),
             sheungs_s=int(rng.integers(0, 128)), concealed_m=int(rng.integers(0, 128)),
             concealed_p=int(rng.integers(0, 128)), concealed_s=int(rng.integers(0, 128)),
             n_sheungs=int(rng.integers(0, 6)), eyes=int(rng.integers(-1, 34)), single_wait=int(rng.integers(0, 2)),
             quads=int(rng.integers(0, 4)), orphans_m=int(rng.integers(0, 512)), orphans_p=int(rng.integers(0, 512)),
-            orphans_s=int(rng.integers(0, 512)),
+            orphans_s=int(rng.integers(0, 512)), exposed_sets=int(rng.integers(0, 6)),
         )
 
 
@@ -135,17 +143,29 @@ def test_hand_rows_read_only_the_context(records):
         assert rows.evaluate_hand(f) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1))
 
 
-def test_interpretation_rows_do_not_read_self_draw(records):
-    """Waits analysis scores the self-drawn win by evaluating again only the rows of scope ``hand``."""
+def test_interpretation_rows_read_self_draw_only_when_flagged(records):
+    """Waits analysis scores the self-drawn win by evaluating again the rows of scope ``hand`` and the
+    interpretation rows flagged ``reads_self_drawn`` (:data:`fastscore.kernels.rows.evaluate_self_drawn`)."""
+    flagged = rows.SELF_DRAWN_BITS
+    read = 0
     for f in records:
-        assert rows.evaluate_interpretation(f) == rows.evaluate_interpretation(f._replace(self_drawn=1 - f.self_drawn))
+        other = f._replace(self_drawn=1 - f.self_drawn)
+        a, b = rows.evaluate_interpretation(f), rows.evaluate_interpretation(other)
+        assert a[0] & ~flagged == b[0] & ~flagged and a[1] == b[1]
+        assert rows.evaluate_self_drawn(f)[0] == a[0] & flagged
+        read |= a[0] ^ b[0]
+    assert read & ~flagged == 0
+    f = records[0]._replace(n_sheungs=5, word=1, flowers=0, win=4, concealed_m=1 << 4, shape=0)
+    assert rows.ping_hu(f._replace(self_drawn=0)) == 1 and rows.ping_hu(f._replace(self_drawn=1)) == 0
 
 
 def test_only_the_win_rows_read_the_winning_tile(records):
     """The survey scores the 17 tiles' interpretations once and re-evaluates, for each winning kind, only
     the rows flagged ``reads_win`` (kernels/survey.py): every other row must ignore ``win`` and ``single_wait``."""
     rng = np.random.default_rng(7)
-    assert rows.WIN_BITS == (1 << rows.BIT["single_wait"]) | (1 << rows.BIT["good_eyes"])
+    assert rows.WIN_BITS == sum(1 << rows.BIT[rid] for rid in ("single_wait", "good_eyes", "three_concealed_pongs",
+                                                               "four_concealed_pongs", "five_concealed_pongs",
+                                                               "ping_hu"))
     for f in records:
         moved = f._replace(win=int(rng.integers(0, 34)), single_wait=1 - f.single_wait)
         for g in (f, moved):

@@ -143,7 +143,7 @@ def test_mixed_sample_shows_every_shape():
     assert result.legal.any() and (~result.legal).any()
     # Every row of the rule table fires somewhere in a mixed sample.
     fired = result.row_points.astype(bool).any(axis=0)
-    assert fired.all(), [rid for rid, f in zip(fastscore.ROW_IDS, fired) if not f]
+    assert fired.all(), [rid for rid, f in zip(result.row_ids, fired) if not f]
 
 
 def test_families_argument():

@@ -74,7 +74,8 @@ def _warm(rules: RuleTable | None = None) -> float:
         for kind in jobs.KINDS:
             with _KERNEL_LOCK:
                 result = jobs.processor(kind)(one, table)
-            with io.open_writer(Path(folder) / f"{kind}.parquet", kind) as writer:
+            with io.open_writer(Path(folder) / f"{kind}.parquet", kind,
+                                row_ids=table.row_ids if kind == "score" else None) as writer:
                 writer.write(result, 0)
     return time.perf_counter() - start
 

@@ -285,6 +285,7 @@ def _run_job(kind, input, output, *, client, rules, partition_rows, with_input, 
     keep = io.check_keep(keep)
     if kind == "score":
         io.schemas.rows_layout(layout["rows"], "parquet")  # an unknown layout, before anything starts
+        layout = {**layout, "row_ids": table.row_ids}  # the table's rows in force: the dense columns
     parts = plan_partitions(input, partition_rows, keep=keep, require_win=jobs.require_win_of(kind))
     kept = None
     if keep:  # the kept columns' types: the first file's (each partition's are cast to them)

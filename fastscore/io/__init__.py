@@ -58,6 +58,7 @@ from .schemas import (
     WAITS_JSON,
     hand_records,
     result_columns,
+    row_columns,
     result_table,
 )
 from .writer import ROW_GROUP_ROWS, ResultWriter, open_writer
@@ -94,6 +95,7 @@ __all__ = [
     "read_ahead",
     "read_records",
     "result_columns",
+    "row_columns",
     "result_table",
     "write_encoded",
 ]

@@ -22,10 +22,10 @@ changed since (a flipped bit, in any format) is redone rather than copied.  Each
 order, into a new ``.out.parquet.partial``.  When the last chunk is written
 that file is renamed to ``out.parquet`` and the folder is removed.  The
 output name therefore appears only when the file is complete, and its bytes
-are those of an uninterrupted run.  A Parquet score part with row points (``--rows dense``: the 45
-``row_<id>`` columns; ``sparse``: the ``rows`` map) holds them packed into one ``fixed_size_binary(90)`` column
-``row_points`` (int16 little-endian, :data:`fastscore.ROW_IDS` order):
-encoding 45 columns (or a map) costs as much as the output's own encoding, and parts
+are those of an uninterrupted run.  A Parquet score part with row points (``--rows dense``: the
+``row_<id>`` columns of the table's rows in force; ``sparse``: the ``rows`` map) holds them packed into one
+``fixed_size_binary(2 R)`` column ``row_points`` (int16 little-endian, the table's
+:attr:`~fastscore.RuleTable.row_ids` order): encoding 45 columns (or a map) costs as much as the output's own encoding, and parts
 are read back only when resuming.  ``job.json`` records the output's kind, format and
 columns and the caller's ``job`` (the CLI: the input's resolved path, size
 and SHA-256 digest, or the ``--sample`` size and seed; the rule table's
@@ -59,8 +59,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules import ROW_IDS
-from .schemas import ROW_COLUMNS, _parquet_options, _rows_array
+from ..rules import default_rules
+from .schemas import ROW_COLUMNS, _parquet_options, _rows_array, row_columns
 
 __all__ = ["PartsFolder", "naming_path"]
 
@@ -83,39 +83,39 @@ def _same_columns(a, b) -> bool:
 _ROW_POINT_COLUMNS = frozenset(ROW_COLUMNS + ("rows",))  # what a part packs: the dense or sparse row points
 
 
-def _packed_schema(schema):
+def _packed_schema(schema, row_ids: tuple):
     """The schema of a Parquet score part: ``schema`` with its row-point columns packed into one."""
     import pyarrow as pa
 
     rows = _ROW_POINT_COLUMNS
-    return pa.schema([f for f in schema if f.name not in rows] + [pa.field(_PACKED, pa.binary(2 * len(ROW_IDS)))])
+    return pa.schema([f for f in schema if f.name not in rows] + [pa.field(_PACKED, pa.binary(2 * len(row_ids)))])
 
 
 def _packed(table, result):
     """A score chunk as its part holds it: the row-point columns (dense or sparse) as one column of
-    ``fixed_size_binary(90)``, the row's 45 int16 points (little-endian, :data:`ROW_IDS` order),
+    ``fixed_size_binary(2 R)``, the row's R int16 points (little-endian, ``result.row_ids`` order),
     taken from ``result.row_points`` without a copy.  Encoding 45 Parquet columns, or the sparse
     map, costs as much as the final file; a part is read back only by a resumed run."""
     import pyarrow as pa
 
     points = np.ascontiguousarray(result.row_points, dtype="<i2")
-    packed = pa.FixedSizeBinaryArray.from_buffers(pa.binary(2 * len(ROW_IDS)), len(points),
+    packed = pa.FixedSizeBinaryArray.from_buffers(pa.binary(2 * points.shape[1]), len(points),
                                                   [None, pa.py_buffer(points)])
     return table.drop_columns([c for c in table.column_names if c in _ROW_POINT_COLUMNS]).append_column(_PACKED, packed)
 
 
-def _unpacked(table, schema):
-    """A part read back (:func:`_packed`) as the output's columns (``schema``)."""
+def _unpacked(table, schema, row_ids: tuple):
+    """A part read back (:func:`_packed`) as the output's columns (``schema``), its rows ``row_ids``."""
     import pyarrow as pa
 
     n = table.num_rows
     column = table.column(_PACKED).combine_chunks()
-    width = 2 * len(ROW_IDS)
+    width = 2 * len(row_ids)
     data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * width:(column.offset + n) * width]
-    points = data.view("<i2").reshape(n, len(ROW_IDS))
-    columns = {name: points[:, r] for r, name in enumerate(ROW_COLUMNS)}
+    points = data.view("<i2").reshape(n, len(row_ids))
+    columns = {name: points[:, r] for r, name in enumerate(row_columns(row_ids))}
     if "rows" in schema.names:  # the sparse map, built again from the points
-        columns["rows"] = _rows_array(points)
+        columns["rows"] = _rows_array(points, row_ids)
     arrays = [(columns[f.name] if f.name == "rows" else pa.array(np.ascontiguousarray(columns[f.name]), f.type))
               if f.name in columns else table.column(f.name) for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
@@ -147,14 +147,16 @@ class PartsFolder:
         The part being written.
     """
 
-    def __init__(self, path: Path, format: str, kind: str, schema):
+    def __init__(self, path: Path, format: str, kind: str, schema, row_ids=None):
         self.output = path
         self.path = path.with_name(f".{path.name}.parts")
         self.format = format
         self.schema = schema
         # Parquet score parts with row points hold them as one packed column (see _packed).
         self.packed = schema is not None and kind == "score" and bool(_ROW_POINT_COLUMNS & set(schema.names))
-        self.part_schema = _packed_schema(schema) if self.packed else schema
+        # The rows of the packed row points (the table's rows in force; default the default table's).
+        self.row_ids = tuple(row_ids) if row_ids is not None else default_rules().row_ids
+        self.part_schema = _packed_schema(schema, self.row_ids) if self.packed else schema
         self.parts: list[tuple[int, int, Path]] = []
         self.temp: Path | None = None
         self.removed = False
@@ -283,7 +285,7 @@ class PartsFolder:
                 import pyarrow.parquet as pq
 
                 table = pq.read_table(path, schema=self.part_schema, page_checksum_verification=True)
-                sink.write(_unpacked(table, self.schema) if self.packed else table)
+                sink.write(_unpacked(table, self.schema, self.row_ids) if self.packed else table)
             else:
                 with open(path, "rb") as f:
                     shutil.copyfileobj(f, sink)

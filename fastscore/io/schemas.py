@@ -31,7 +31,7 @@ from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
 __all__ = ["DISCARDS_COLUMNS", "KINDS", "REQUIRE_WIN", "RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS",
            "SCORE_COLUMNS", "SHANTEN_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON", "hand_records", "input_keys",
-           "result_columns", "result_table", "rows_layout"]
+           "result_columns", "result_table", "row_columns", "rows_layout"]
 
 #: The kinds of result (and of job, :mod:`fastscore.jobs`): of :func:`fastscore.score_batch`,
 #: :func:`fastscore.waits_batch`, :func:`fastscore.shanten_batch` and :func:`fastscore.discard_analysis`.
@@ -46,9 +46,20 @@ REQUIRE_WIN = {"score": True, "waits": False, "shanten": None, "discards": True}
 #: Columns of a score result, in order, in every format; then its row points (:func:`rows_layout`).
 SCORE_COLUMNS = ("is_win", "shape", "points", "chicken", "total", "legal", "payout", "error")
 
-#: The dense row-point columns, one int16 per row id of :data:`fastscore.ROW_IDS`, in that order:
-#: ``row_self_draw`` ... (prefixed: the row id ``closing`` is also an input column, a bool).
+#: The dense row-point column of every row of the catalog, :data:`fastscore.ROW_IDS`: ``row_self_draw`` ...
+#: (prefixed: the row id ``closing`` is also an input column, a bool).  A result holds those of its rule
+#: table's rows in force, in this order (:func:`row_columns`).
 ROW_COLUMNS = tuple(f"row_{rid}" for rid in ROW_IDS)
+
+
+def row_columns(row_ids=None) -> tuple[str, ...]:
+    """The dense row-point columns of a result over the rows ``row_ids`` (a rule table's
+    :attr:`~fastscore.RuleTable.row_ids`; default: the default table's, the 45 LRC rows)."""
+    if row_ids is None:
+        from ..rules import default_rules
+
+        row_ids = default_rules().row_ids
+    return tuple(f"row_{rid}" for rid in row_ids)
 
 #: The row-point layouts of a score result (:func:`rows_layout`).
 ROWS_LAYOUTS = ("dense", "sparse", "none")
@@ -95,16 +106,18 @@ def rows_layout(rows: str | None, format: str) -> str:
     return rows
 
 
-def result_columns(kind: str, rows: str = "dense", waits_json: bool = False) -> tuple[str, ...]:
+def result_columns(kind: str, rows: str = "dense", waits_json: bool = False, row_ids=None) -> tuple[str, ...]:
     """Names of a result's own columns, in order (after the kept and the input columns).
 
-    ``kind="score"``: :data:`SCORE_COLUMNS` then :data:`ROW_COLUMNS` (``rows="dense"``), ``rows``
+    ``kind="score"``: :data:`SCORE_COLUMNS` then :func:`row_columns` of ``row_ids`` (the rule table's rows
+    in force; default the LRC table's) (``rows="dense"``), ``rows``
     (``"sparse"``) or nothing (``"none"``).  ``kind="waits"``: :data:`WAITS_COLUMNS`, with
     :data:`WAITS_JSON` after ``waits`` when ``waits_json``.  ``"shanten"``: :data:`SHANTEN_COLUMNS`;
     ``"discards"``: :data:`DISCARDS_COLUMNS`.
     """
     if kind == "score":
-        return SCORE_COLUMNS + {"dense": ROW_COLUMNS, "sparse": ("rows",), "none": ()}[rows]
+        return SCORE_COLUMNS + {"dense": row_columns(row_ids) if rows == "dense" else (), "sparse": ("rows",),
+                                "none": ()}[rows]
     if kind == "shanten":
         return SHANTEN_COLUMNS
     if kind == "discards":
@@ -246,8 +259,8 @@ def _hits(mask: np.ndarray):
 
 
 def _row_hits(row_points: np.ndarray):
-    """``(offsets, row ids, points)`` of the rows that scored in ``row_points`` ``(N, R) int16``, row by row
-    in :data:`ROW_IDS` order (int32 offsets and row id indices, int16 points; :func:`_hits`)."""
+    """``(offsets, columns, points)`` of the rows that scored in ``row_points`` ``(N, R) int16``, row by row
+    in column order (int32 offsets and column indices, int16 points; :func:`_hits`)."""
     points = np.ascontiguousarray(row_points)
     offsets, flat, cols = _hits(points != 0)
     return offsets, cols, points.reshape(-1)[flat]
@@ -282,10 +295,10 @@ def _score_values(result, rows: str) -> dict:
     }
     if rows == "dense":
         points = np.ascontiguousarray(result.row_points.T)
-        columns.update((name, points[r].tolist()) for r, name in enumerate(ROW_COLUMNS))
+        columns.update((name, points[r].tolist()) for r, name in enumerate(row_columns(result.row_ids)))
     elif rows == "sparse":
         offsets, cols, points = _row_hits(result.row_points)
-        ids = [ROW_IDS[c] for c in cols.tolist()]
+        ids = [result.row_ids[c] for c in cols.tolist()]
         columns["rows"] = [dict(pairs) for pairs in _nested(offsets, list(zip(ids, points.tolist())))]
     return columns
 
@@ -423,20 +436,20 @@ def _discards_type():
     return pa.list_(pa.field("element", entry, nullable=False))
 
 
-_ROW_NAMES = None  # pyarrow arrays of the row ids and the tile names (taken from, per chunk)
+_ROW_NAMES = {}  # pyarrow arrays of the row ids (by table's rows) and the tile names (taken from, per chunk)
 _TILE_NAMES = None
 
 
-def _rows_array(row_points: np.ndarray):
-    """The sparse ``rows`` column of ``row_points`` ``(N, R) int16``: a ``map<string, int16>`` per row,
-    of the rows that scored."""
+def _rows_array(row_points: np.ndarray, row_ids: tuple):
+    """The sparse ``rows`` column of ``row_points`` ``(N, R) int16`` over the rows ``row_ids``: a
+    ``map<string, int16>`` per row, of the rows that scored."""
     import pyarrow as pa
 
-    global _ROW_NAMES
-    if _ROW_NAMES is None:
-        _ROW_NAMES = pa.array(ROW_IDS, pa.string())
+    names = _ROW_NAMES.get(row_ids)
+    if names is None:
+        names = _ROW_NAMES[row_ids] = pa.array(row_ids, pa.string())
     offsets, cols, points = _row_hits(row_points)
-    return pa.MapArray.from_arrays(pa.array(offsets), _ROW_NAMES.take(pa.array(cols)), pa.array(points),
+    return pa.MapArray.from_arrays(pa.array(offsets), names.take(pa.array(cols)), pa.array(points),
                                    type=_rows_type())
 
 
@@ -485,7 +498,8 @@ def _discards_array(result):
 _INPUT_TYPES = {"self_drawn": "bool_", "closing": "bool_", "streak": "int32"}
 
 
-def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", waits_json: bool = False):
+def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", waits_json: bool = False,
+                  row_ids=None):
     """The output schema.  Columns that always have a value (0 or False on a flagged row; an empty
     ``rows`` map or ``waits`` list) are declared not null: Parquet then stores no null flags for them,
     which also makes the file about a tenth quicker to write.  ``shape`` (no interpretation),
@@ -503,7 +517,7 @@ def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", w
         **{name: pa.int8() for name in SHANTEN_COLUMNS[:-1]},
     }
     nullable = {"shape", "error", *SHANTEN_COLUMNS}
-    for name in result_columns(kind, rows, waits_json):
+    for name in result_columns(kind, rows, waits_json, row_ids):
         fields.append(pa.field(name, types.get(name, pa.int16()), nullable=name in nullable))
     return pa.schema(fields)
 
@@ -522,11 +536,12 @@ def _result_table(result, kind: str, schema, inputs=None):
             pa.array(np.where(shape < 0, 0, shape).astype(np.int8), mask=shape < 0),
             pa.array(SHAPE_NAMES, pa.string()),
         )
-        if ROW_COLUMNS[0] in names:
+        dense = row_columns(result.row_ids)
+        if dense and dense[0] in names:
             points = np.ascontiguousarray(result.row_points.T)  # one copy: each row id's points contiguous
-            columns.update((name, points[r]) for r, name in enumerate(ROW_COLUMNS))
+            columns.update((name, points[r]) for r, name in enumerate(dense))
         if "rows" in names:
-            columns["rows"] = _rows_array(result.row_points)
+            columns["rows"] = _rows_array(result.row_points, result.row_ids)
     elif kind == "waits":
         columns = {"n_waits": np.asarray(result.n_waits, dtype=np.int16), "waits": _waits_array(result),
                    "error": _errors(result)}
@@ -563,7 +578,8 @@ def result_table(result, kind: str = "score", *, rows: str = "dense", waits_json
         Of :func:`~fastscore.score_batch` (``kind="score"``), :func:`~fastscore.waits_batch` (``"waits"``),
         :func:`~fastscore.shanten_batch` (``"shanten"``) or :func:`~fastscore.discard_analysis` (``"discards"``).
     rows : {"dense", "sparse", "none"}
-        Score: the row points as 45 int16 columns ``row_<id>``, one ``rows`` column
+        Score: the row points as int16 columns ``row_<id>``, one per row in force in the result's
+        table (:attr:`fastscore.BatchResult.row_ids`), one ``rows`` column
         ``map<string, int16>`` of the rows that scored, or none (:func:`result_columns`).
     waits_json : bool
         Waits: also the ``waits_json`` text column.
@@ -578,8 +594,9 @@ def result_table(result, kind: str = "score", *, rows: str = "dense", waits_json
     ValueError
         ``rows`` not one of :data:`ROWS_LAYOUTS`.
     """
+    row_ids = getattr(result, "row_ids", None)
     return _result_table(result, kind, _arrow_schema(kind, False, rows=rows_layout(rows, "parquet"),
-                                                     waits_json=waits_json))
+                                                     waits_json=waits_json, row_ids=row_ids))
 
 
 def _parquet_options(schema, part: bool = False) -> dict:

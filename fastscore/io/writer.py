@@ -154,7 +154,7 @@ class ResultWriter:
 
     def __init__(self, path, kind: str = "score", *, with_input: bool = False, job: Mapping | None = None,
                  resume: bool = False, lock: OutputLock | None = None, kept=None, rows: str | None = None,
-                 waits_json: bool = False):
+                 waits_json: bool = False, row_ids=None):
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
         if kind != "score" and rows is not None:
@@ -168,6 +168,8 @@ class ResultWriter:
         self.format = file_format(path)
         self.rows = rows_layout(rows, self.format) if kind == "score" else None
         self.waits_json = bool(waits_json)
+        # The rule table's rows in force: the dense row-point columns (None: the default table's).
+        self.row_ids = tuple(row_ids) if row_ids is not None else None
         self.with_input = with_input
         self.kept = kept if kept is not None and len(kept) else None  # the kept columns' pyarrow schema
         self.partial_path = self.path.with_name(f".{self.path.name}.partial")
@@ -175,10 +177,10 @@ class ResultWriter:
         self.resumed_rows = 0
         self.removed_parts = False
         self.closed = False
-        self._schema = (_arrow_schema(kind, with_input, self.kept, self.rows, self.waits_json)
+        self._schema = (_arrow_schema(kind, with_input, self.kept, self.rows, self.waits_json, self.row_ids)
                         if self.format == "parquet" else None)
         # The parts folder (with a job): completed chunks, for a resumed run.
-        self._folder = PartsFolder(self.path, self.format, kind, self._schema) if job is not None else None
+        self._folder = PartsFolder(self.path, self.format, kind, self._schema, self.row_ids) if job is not None else None
         self.parts_path = self._folder.path if self._folder is not None else None
         self._sink = None  # the file at partial_path: a _ParquetSink or a binary file
         self._pool = None  # the thread that writes chunks (started by the first write)
@@ -221,7 +223,7 @@ class ResultWriter:
         """Column names of the output (CSV header; Parquet schema)."""
         names = list(self.kept.names) if self.kept is not None else []
         names += list(input_keys(self.kind)) if self.with_input else []
-        return names + list(result_columns(self.kind, self.rows, self.waits_json))
+        return names + list(result_columns(self.kind, self.rows, self.waits_json, self.row_ids))
 
     def _open_parts(self, job: Mapping, resume: bool) -> None:
         """Create :attr:`parts_path` with its ``job.json``, or (``resume``) take up an interrupted run's."""
@@ -349,7 +351,7 @@ class ResultWriter:
 
     def _jsonl_bytes(self, result, inputs) -> bytes:
         columns = result_values(result, self.kind, self.rows, self.waits_json)
-        names = result_columns(self.kind, self.rows, self.waits_json)
+        names = result_columns(self.kind, self.rows, self.waits_json, self.row_ids)
         records = [dict(zip(names, values)) for values in zip(*(columns[k] for k in names))]
         inputs, kept = _split_kept(inputs)
         if inputs:
@@ -370,7 +372,7 @@ class ResultWriter:
         inputs, kept = _split_kept(inputs)
         cells = [_csv_column(column.to_pylist()) for column in kept.columns] if kept is not None else []
         cells += [_csv_column(inputs[k]) for k in input_keys(self.kind)] if inputs else []
-        cells += [_csv_column(columns[name]) for name in result_columns(self.kind, self.rows, self.waits_json)]
+        cells += [_csv_column(columns[name]) for name in result_columns(self.kind, self.rows, self.waits_json, self.row_ids)]
         return _csv_text(zip(*cells))
 
     def _parquet_table(self, result, inputs):
@@ -471,6 +473,7 @@ def open_writer(
     kept=None,
     rows: str | None = None,
     waits_json: bool = False,
+    row_ids=None,
 ) -> ResultWriter:
     """Open a result file for chunked, atomic writing; the format follows the extension.
 
@@ -504,13 +507,16 @@ def open_writer(
         row :attr:`ResultWriter.rows_written`
         (``iter_batches(..., start_row=writer.rows_written)``).
     rows : {"dense", "sparse", "none"}, optional
-        ``kind="score"``: the row points as 45 int16 columns ``row_<id>`` (``"dense"``), as one
+        ``kind="score"``: the row points as int16 columns ``row_<id>`` (``"dense"``), as one
         column ``rows`` of the rows that scored (``"sparse"``: Parquet ``map<string, int16>``,
         JSON lines an object, CSV its JSON text), or not at all (``"none"``).  Default: dense in
         CSV and Parquet, sparse in JSON lines.
     waits_json : bool
         ``kind="waits"``: also the column ``waits_json``, the JSON text
         ``{tile: {"discard": p, "self_draw": p}}``, after ``waits``.
+    row_ids : tuple of str, optional
+        ``kind="score"``: the rows in force of the rule table that scores the chunks
+        (:attr:`fastscore.RuleTable.row_ids`), one dense column each; default the ``lrc`` table's 45.
 
     Returns
     -------
@@ -545,5 +551,5 @@ def open_writer(
     ...         start += len(batch)
     """
     return ResultWriter(path, kind, with_input=with_input, job=job, resume=resume, lock=lock, kept=kept, rows=rows,
-                        waits_json=waits_json)
+                        waits_json=waits_json, row_ids=row_ids)
 

@@ -35,8 +35,10 @@ def popcount(x):
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
 # row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
 # each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
-# registry of fastscore.kernels.rows), the number of replacers K, the replacers (K,),
-# then for each k the bits of replacers k to K-1 (K,).
+# registry of fastscore.kernels.rows), each row's column of a row-points array (R,;
+# -1 for a row not in force) and the number of columns, the payout's base and unit,
+# the number of replacers K, the replacers (K,), then for each k the bits of replacers
+# k to K-1 (K,).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = (1 + MAX_TIERS) * N_ROWS
@@ -46,7 +48,11 @@ RP_CHICKEN = RP_MINIMUM + 4
 RP_UNIT_SHIFT = RP_CHICKEN + 1
 RP_UNIT_MASK = RP_UNIT_SHIFT + N_ROWS
 RP_N_TIERS = RP_UNIT_MASK + N_ROWS
-RP_N_REPLACERS = RP_N_TIERS + N_ROWS
+RP_COLUMN = RP_N_TIERS + N_ROWS
+RP_N_COLUMNS = RP_COLUMN + N_ROWS
+RP_PAY_BASE = RP_N_COLUMNS + 1
+RP_PAY_UNIT = RP_PAY_BASE + 1
+RP_N_REPLACERS = RP_PAY_UNIT + 1
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -57,9 +63,10 @@ def pack_rules(rule_args):
     The kernels pack once per call and hand the one array down: every array
     passed to a compiled helper costs reference counting on each call.
     """
-    points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points = rule_args
+    points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points, columns, pay_base, pay_unit = rule_args
     k = replacers.shape[0]
     out = np.zeros(RP_REPLACERS + 2 * k, dtype=np.int64)
+    n_columns = 0
     for r in range(N_ROWS):
         out[RP_POINTS + r] = points[r]
         for j in range(MAX_TIERS):
@@ -68,10 +75,15 @@ def pack_rules(rule_args):
         out[RP_UNIT_SHIFT + r] = UNIT_SHIFT[r]
         out[RP_UNIT_MASK + r] = UNIT_MASK[r]
         out[RP_N_TIERS + r] = ROW_TIERS[r]
+        out[RP_COLUMN + r] = columns[r]
+        n_columns = max(n_columns, columns[r] + 1)
     for x in range(4):
         out[RP_SHAPES + x] = shape_bits[x]
         out[RP_MINIMUM + x] = minimum[x]
     out[RP_CHICKEN] = chicken_points
+    out[RP_N_COLUMNS] = n_columns
+    out[RP_PAY_BASE] = pay_base
+    out[RP_PAY_UNIT] = pay_unit
     out[RP_N_REPLACERS] = k
     for j in range(k):
         out[RP_REPLACERS + j] = replacers[j]
@@ -137,14 +149,17 @@ def points_of(scoring, units, rules):
 
 @jit_inline
 def totals(points, round_wind, seat, streak, rules):
-    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points`` (``rules``: :func:`pack_rules`)."""
+    """Section 6: (chicken, total, legal, payout) of one interpretation's ``points`` (``rules``: :func:`pack_rules`).
+
+    A table without the Chicken rule has chicken points -1 (never met); the payout is the table's base plus
+    its unit x the total (0 and 1 in the LRC table), plus the dealer rows for East."""
     minimum = rules[RP_MINIMUM + round_wind]
     chicken = points == rules[RP_CHICKEN]
     total = minimum if chicken else points + rules[RP_POINTS + MAHJONG_BASE]
     legal = chicken or total >= minimum
     payout = 0
     if legal:
-        payout = total
+        payout = rules[RP_PAY_BASE] + rules[RP_PAY_UNIT] * total
         if seat == 0:
             payout += rules[RP_POINTS + EAST_WINS] + rules[RP_POINTS + STREAK_BONUS] * streak
     return chicken, total, legal, payout

@@ -82,6 +82,9 @@ class Features(NamedTuple):
     single_wait : 1 when the winning tile is the only wait of the 16 tiles (standard shape, LRC rules 4.1).
     quads : kinds held four times (Nico Nico).
     orphans_m, orphans_p, orphans_s : bit k for number k+1 in that suit's orphan sheung (16 Orphans, 9 bits).
+
+    exposed_sets : the number of exposed declared sets (a context field, last so that the record
+        columns above keep their places).
     """
 
     word: int
@@ -110,12 +113,13 @@ class Features(NamedTuple):
     orphans_m: int
     orphans_p: int
     orphans_s: int
+    exposed_sets: int
 
 
 class Hand(NamedTuple):
     """What the kernels read of one 16-tile hand row (:func:`load_hand`).
 
-    n_declared : declared sets; exposed : any of them exposed (bool);
+    n_declared : declared sets; exposed : any of them exposed (bool); n_exposed : how many are exposed;
     pongs : bit t for each declared pong or gong of tile t; concealed_gongs,
     gongs : bit t for each declared concealed gong / gong; sheungs : declared
     sheung starts as three 7-bit masks ``m | p << 7 | s << 14``; n_sheungs :
@@ -126,6 +130,7 @@ class Hand(NamedTuple):
 
     n_declared: int
     exposed: bool
+    n_exposed: int
     pongs: int
     concealed_gongs: int
     gongs: int
@@ -173,7 +178,7 @@ def load_hand(concealed, declared, i):
     """
     # Rows are indexed here rather than passed as views: a view costs reference counting.
     n_declared = 0
-    exposed = False
+    n_exposed = 0
     pongs = 0
     concealed_gongs = 0
     gongs = 0
@@ -187,8 +192,7 @@ def load_hand(concealed, declared, i):
             continue
         n_declared += 1
         word |= tile_word(t)
-        if kind != _CONCEALED_GONG:
-            exposed = True
+        n_exposed += np.int64(kind != _CONCEALED_GONG)
         if kind == _SHEUNG:
             starts |= 1 << (7 * (t // 9) + t % 9)
             n_sheungs += 1
@@ -204,7 +208,7 @@ def load_hand(concealed, declared, i):
     word |= np.int64(winds != 0) * SUIT_WIND
     word |= np.int64(concealed[i, 31] != 0) * DRAGON_WH | np.int64(concealed[i, 32] != 0) * DRAGON_G
     word |= np.int64(concealed[i, 33] != 0) * DRAGON_R
-    return Hand(n_declared, exposed, pongs, concealed_gongs, gongs, starts, n_sheungs, word, c0, c1, c2,
+    return Hand(n_declared, n_exposed > 0, n_exposed, pongs, concealed_gongs, gongs, starts, n_sheungs, word, c0, c1, c2,
                 honour_summary_row(concealed, i, -1))
 
 
@@ -218,7 +222,7 @@ def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing):
         round_wind=np.int64(round_wind), streak=np.int64(streak), win=np.int64(win),
         shape=-1, pongs=0, concealed_pongs=0, gongs=0, sheungs_m=0, sheungs_p=0, sheungs_s=0,
         concealed_m=0, concealed_p=0, concealed_s=0, n_sheungs=0, eyes=-1, single_wait=0, quads=0,
-        orphans_m=0, orphans_p=0, orphans_s=0,
+        orphans_m=0, orphans_p=0, orphans_s=0, exposed_sets=np.int64(hand.n_exposed),
     )
 
 
@@ -235,7 +239,7 @@ def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs
         sheungs_s=np.int64(sheungs_s), concealed_m=np.int64(concealed_m), concealed_p=np.int64(concealed_p),
         concealed_s=np.int64(concealed_s), n_sheungs=np.int64(n_sheungs), eyes=np.int64(eyes),
         single_wait=np.int64(single_wait), quads=np.int64(quads), orphans_m=np.int64(orphans_m),
-        orphans_p=np.int64(orphans_p), orphans_s=np.int64(orphans_s),
+        orphans_p=np.int64(orphans_p), orphans_s=np.int64(orphans_s), exposed_sets=ctx.exposed_sets,
     )
 
 
@@ -249,6 +253,7 @@ def self_drawn_context(ctx):
         sheungs_p=ctx.sheungs_p, sheungs_s=ctx.sheungs_s, concealed_m=ctx.concealed_m, concealed_p=ctx.concealed_p,
         concealed_s=ctx.concealed_s, n_sheungs=ctx.n_sheungs, eyes=ctx.eyes, single_wait=ctx.single_wait,
         quads=ctx.quads, orphans_m=ctx.orphans_m, orphans_p=ctx.orphans_p, orphans_s=ctx.orphans_s,
+        exposed_sets=ctx.exposed_sets,
     )
 
 
@@ -275,5 +280,5 @@ def record_with_win(records, j, win, single_wait):
         gongs=records[j, 12], sheungs_m=records[j, 13], sheungs_p=records[j, 14], sheungs_s=records[j, 15],
         concealed_m=records[j, 16], concealed_p=records[j, 17], concealed_s=records[j, 18],
         n_sheungs=records[j, 19], eyes=records[j, 20], single_wait=np.int64(single_wait), quads=records[j, 22],
-        orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25],
+        orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25], exposed_sets=records[j, 26],
     )

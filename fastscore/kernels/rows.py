@@ -14,8 +14,9 @@ the tiered rows, and the compiled evaluators.  The *values* (points,
 ``replaces``, the shapes the rules take, sources) are data in ``rules.toml``
 (:mod:`fastscore.rules`).
 
-Adding a row: a predicate and a :class:`Row` entry here, an entry in
-``rules.toml``, a predicate in ``tests/reference.py``, and tests.
+Adding a row: a predicate (here for the LRC rows, in :mod:`fastscore.kernels.family_rows` for the
+others) and a :class:`Row` entry here, an entry in the profiles that use it, a predicate in
+``tests/reference.py`` (LRC rows), and tests.
 
 Evaluators: :func:`fastscore.kernels.codegen.evaluator` generates, from the registry,
 a compiled function that calls every predicate of a set of rows in turn and
@@ -36,12 +37,14 @@ import numpy as np
 from .._jit import jit_inline
 from .bits import ctpop64, cttz64
 from .codegen import evaluator
+from .family_rows import all_exposed, dealer, dealer_streak, eight_flowers, five_concealed_pongs, \
+    four_concealed_pongs, ping_hu, round_wind_pong, seat_wind_pong, three_concealed_pongs
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
 __all__ = ["Row", "REGISTRY", "ROW_IDS", "N_ROWS", "DEALER_ROWS", "TIERED_ROWS", "MAX_UNITS", "UNIT_ROWS", "UNIT_SHIFT",
-           "UNIT_MASK", "WIN_BITS", "WIN_UNITS",
-           "evaluate", "evaluate_hand", "evaluate_interpretation", "evaluate_win"]
+           "UNIT_MASK", "WIN_BITS", "WIN_UNITS", "SELF_DRAWN_BITS",
+           "evaluate", "evaluate_hand", "evaluate_interpretation", "evaluate_self_drawn", "evaluate_win"]
 
 STANDARD, NICO_NICO, THIRTEEN, SIXTEEN = (int(s) for s in Shape)
 ALL_SHAPES = tuple(SHAPE_NAMES)
@@ -449,7 +452,7 @@ class Row(NamedTuple):
     scope : str
         ``"hand"``: reads only the context fields of the record (the same for
         every interpretation; evaluated once per win), else ``"interpretation"``.
-        A row of interpretation scope must not read ``self_drawn``.
+        A row of interpretation scope reads ``self_drawn`` only if flagged ``reads_self_drawn``.
     tiers : int
         0: the value is points x units; n > 0: the table gives n values, for 1 to n units.
     after_chicken : bool
@@ -459,6 +462,10 @@ class Row(NamedTuple):
         only fields that differ between the wins of one set of 17 tiles on its
         different kinds (the survey scores such a set's interpretations once and
         evaluates only these rows again for each winning kind, :mod:`fastscore.kernels.survey`).
+    reads_self_drawn : bool
+        A row of scope ``interpretation`` that reads ``self_drawn`` (one unit at most): waits analysis,
+        which scores each completion won both ways, evaluates these rows again on the self-drawn record
+        (:data:`evaluate_self_drawn`).
     """
 
     id: str
@@ -469,6 +476,7 @@ class Row(NamedTuple):
     tiers: int = 0
     after_chicken: bool = False
     reads_win: bool = False
+    reads_self_drawn: bool = False
 
 
 _STD = ("standard",)
@@ -529,6 +537,17 @@ REGISTRY = (
     Row("mahjong_base", mahjong_base, scope=HAND, after_chicken=True),
     Row("east_wins", east_wins, scope=HAND, after_chicken=True),
     Row("streak_bonus", streak_bonus, max_units=1000, scope=HAND, after_chicken=True),
+    # The Taiwanese family (docs/profiles/): rows the LRC table does not use
+    Row("three_concealed_pongs", three_concealed_pongs, shapes=_STD, reads_win=True, reads_self_drawn=True),
+    Row("four_concealed_pongs", four_concealed_pongs, shapes=_STD, reads_win=True, reads_self_drawn=True),
+    Row("five_concealed_pongs", five_concealed_pongs, shapes=_STD, reads_win=True, reads_self_drawn=True),
+    Row("round_wind_pong", round_wind_pong, shapes=_HONOUR_SETS),
+    Row("seat_wind_pong", seat_wind_pong, shapes=_HONOUR_SETS),
+    Row("ping_hu", ping_hu, shapes=_STD, reads_win=True, reads_self_drawn=True),
+    Row("all_exposed", all_exposed, scope=HAND),
+    Row("eight_flowers", eight_flowers, scope=HAND),
+    Row("dealer", dealer, scope=HAND),
+    Row("dealer_streak", dealer_streak, max_units=1000, scope=HAND),
 )
 # fmt: on
 
@@ -550,6 +569,8 @@ MAX_UNITS = {row.id: row.max_units for row in REGISTRY}
 HAND_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.scope == HAND)
 #: Bits of the rows that read the winning tile (:attr:`Row.reads_win`), and their fields of a units word.
 WIN_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.reads_win)
+#: Bits of the rows of scope ``interpretation`` that read ``self_drawn`` (:attr:`Row.reads_self_drawn`).
+SELF_DRAWN_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.reads_self_drawn)
 #: Indices of the rows that count units (more than one unit possible): each has a field of a units word.
 UNIT_ROWS = tuple(r for r, row in enumerate(REGISTRY) if row.max_units > 1)
 #: ``UNIT_SHIFT[r]``, ``UNIT_MASK[r]``: row r's field of a units word (its units: ``(units >> shift) & mask``);
@@ -581,6 +602,7 @@ def _check_registry() -> None:
         assert row.scope in (HAND, INTERPRETATION), row
         assert set(row.shapes) <= set(SHAPE_NAMES), row
         assert row.tiers == 0 or row.tiers == row.max_units, row
+        assert not row.reads_self_drawn or (row.scope == INTERPRETATION and row.max_units == 1), row
 
 
 _check_registry()
@@ -588,10 +610,11 @@ _check_registry()
 
 # ---------------------------------------------------------------------------------------------- evaluators
 
-def _evaluator(name: str, scopes, inline: bool = False, reads_win: bool = False):
+def _evaluator(name: str, scopes, inline: bool = False, reads_win: bool = False, self_drawn: bool = False):
     """:func:`fastscore.kernels.codegen.evaluator` of the registry rows of the given scopes (only those that
-    read the winning tile with ``reads_win``)."""
-    bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes and (row.reads_win or not reads_win)]
+    read the winning tile with ``reads_win``, only those that read ``self_drawn`` with ``self_drawn``)."""
+    bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes and (row.reads_win or not reads_win)
+            and (row.reads_self_drawn or not self_drawn)]
     return evaluator(name, {r: REGISTRY[r].predicate for r in bits},
                      {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, inline)
 
@@ -604,5 +627,8 @@ evaluate_hand = _evaluator("evaluate_hand", (HAND,), inline=True)
 evaluate_interpretation = _evaluator("evaluate_interpretation", (INTERPRETATION,))
 #: ... and inlined into the loop over standard decompositions, the hot path.
 evaluate_interpretation_inline = _evaluator("evaluate_interpretation_inline", (INTERPRETATION,), inline=True)
+#: The rows of scope ``interpretation`` that read ``self_drawn``: waits analysis evaluates them again on the
+#: self-drawn record of each interpretation.
+evaluate_self_drawn = _evaluator("evaluate_self_drawn", (INTERPRETATION,), inline=True, self_drawn=True)
 #: The rows that read the winning tile, of either scope: the survey evaluates them again for each winning kind.
 evaluate_win = _evaluator("evaluate_win", (HAND, INTERPRETATION), inline=True, reads_win=True)

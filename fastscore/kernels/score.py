@@ -47,10 +47,10 @@ from .decompose import (
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
-from .evaluate import lowest_bit, pack_rules, points_of, resolve, row_value, totals
+from .evaluate import RP_COLUMN, RP_N_COLUMNS, lowest_bit, pack_rules, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
-from .rows import N_ROWS, evaluate_hand, evaluate_interpretation, \
-    evaluate_interpretation_inline
+from .rows import SELF_DRAWN_BITS, evaluate_hand, evaluate_interpretation, evaluate_interpretation_inline, \
+    evaluate_self_drawn
 from .bits import prefetch
 from .checks import row_check_code
 
@@ -72,8 +72,9 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_POINTS_SELF_DRAWN,
     INFO_PAYOUT_SELF_DRAWN,
     INFO_UNITS,
-) = range(13)
-N_INFO = 13
+    INFO_SELF_DRAWN_ROWS,
+) = range(14)
+N_INFO = 14
 
 STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
 # SetKind values, as plain ints for the kernels.
@@ -141,11 +142,13 @@ def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
 
 
 @jit_inline
-def _interpretation(info_out, j, shape, a, b, c, evaluated):
+def _interpretation(info_out, j, shape, a, b, c, evaluated, f):
     """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
     features fire and their units (``evaluated``: :data:`fastscore.kernels.rows.evaluate_interpretation` of its
-    record); :func:`interpret_loaded` scores it."""
+    record ``f``), and the rows that read ``self_drawn`` as they fire when ``f`` is won by self-draw
+    (:data:`fastscore.kernels.rows.evaluate_self_drawn`); :func:`interpret_loaded` scores it."""
     rows, units = evaluated
+    info_out[j, INFO_SELF_DRAWN_ROWS] = evaluate_self_drawn(self_drawn_context(f))[0]
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
     info_out[j, INFO_B] = b
@@ -232,7 +235,9 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         info_out[j, INFO_LEGAL] = 1 if legal else 0
         info_out[j, INFO_PAYOUT] = payout
         if both and not self_drawn:
-            _, pts, _, _, _, payout = score_interpretation(rows | self_rows, units | self_units, shape, round_wind,
+            # The interpretation rows that read self_drawn fire as evaluated on the self-drawn record.
+            own = (rows & ~SELF_DRAWN_BITS) | info_out[j, INFO_SELF_DRAWN_ROWS]
+            _, pts, _, _, _, payout = score_interpretation(own | self_rows, units | self_units, shape, round_wind,
                                                            seat, streak, rules)
         info_out[j, INFO_POINTS_SELF_DRAWN] = pts
         info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
@@ -354,7 +359,7 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
                     f = interpretation(ctx, STANDARD, concealed_pongs | shown_pongs, concealed_pongs, hand.gongs,
                                        cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0)
                     if n < info_out.shape[0]:
-                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f))
+                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f), f)
                         if keep:
                             store_record(records, n, f)
                         n += 1
@@ -374,7 +379,7 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
             if counts[t] == 4:
                 quads += 1
         f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0)
-        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f))
+        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f), f)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -393,7 +398,7 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
         ss = sheung if suit == 2 else 0
         f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
                            eyes, 0, 0, 0, 0, 0)
-        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f))
+        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f), f)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -408,7 +413,7 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
         m2 = orphan_sheung(counts, 18)
         counts[eyes] += 1
         f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2)
-        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f))
+        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f), f)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -432,12 +437,13 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 @jit_inline
 def write_row_points(scoring, units, rules, out, i):
     """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS and INFO_UNITS after
-    :func:`interpret_loaded`) into row ``i`` of ``out`` (N, R), which must be zeroed; ``rules``:
+    :func:`interpret_loaded`) into row ``i`` of ``out`` (N, C), which must be zeroed, at each row's column
+    (the rows in force of the table, :attr:`fastscore.rules.RuleTable.row_ids`); ``rules``:
     :func:`fastscore.kernels.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
-        out[i, r] = row_value(r, units, rules)
+        out[i, rules[RP_COLUMN + r]] = row_value(r, units, rules)
         m &= m - 1
 
 
@@ -578,7 +584,7 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
     counts, info = make_scratch()
     n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1,
                        rules, suit_entries, dec_words, counts, info)
-    rows = np.zeros((n, N_ROWS), dtype=np.int64)
+    rows = np.zeros((n, rules[RP_N_COLUMNS]), dtype=np.int64)
     for j in range(n):
         write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, rows, j)
     return n, info, rows

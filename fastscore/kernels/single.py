@@ -28,7 +28,6 @@ from .checks import FLAGGED, hand_fault
 from .decompose import is_win_hand_row
 from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
-from .rows import N_ROWS
 from .score import (
     INFO_CHICKEN,
     INFO_LEGAL,
@@ -111,7 +110,9 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     suit_entries, dec_words : int64 arrays
         :func:`fastscore.tables.kernel_tables`' second and third tables.
     row_points : (R,) int16, C-contiguous
-        Output: points of each row in :data:`fastscore.ROW_IDS` order (zeroed first).
+        Output: points of each row in force, in the table's :attr:`fastscore.RuleTable.row_ids` order
+        (zeroed first); R at least the number of those rows (:data:`fastscore.nb.N_ROWS` is enough for
+        every table).
     scratch : tuple
         :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
 
@@ -139,7 +140,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     j = best_interpretation(info, m)
     if j < 0:
         return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
-    write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points.reshape(1, N_ROWS), 0)
+    write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points.reshape(1, row_points.shape[0]), 0)
     return (np.int64(0), True, info[j, INFO_SHAPE], info[j, INFO_POINTS], info[j, INFO_CHICKEN] != 0,
             info[j, INFO_TOTAL], info[j, INFO_LEGAL] != 0, info[j, INFO_PAYOUT])
 

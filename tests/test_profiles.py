@@ -1,0 +1,261 @@
+"""Rule profiles: packaged tables known by name, rows in force, the taiwan profile's rows and totals
+(docs/profiles/taiwan.md; the LRC table is tests/test_rules.py's)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import fastscore
+from fastscore import RuleTableError, load_rules, score, score_batch, waits
+from fastscore.cli import app
+from fastscore.profiles import PROFILES
+from fastscore.rules import ROW_IDS, default_rules
+
+TAIWAN = dict(rules="taiwan")
+
+
+def test_the_profiles_are_known_by_name_and_lrc_is_the_default():
+    assert set(PROFILES) == {"lrc", "taiwan"}
+    assert load_rules("lrc") is default_rules() is fastscore.rules.resolve_rules(None)
+    lrc, taiwan = load_rules("lrc"), load_rules("taiwan")
+    assert (lrc.name, taiwan.name) == ("lrc", "taiwan")
+    # The LRC table keeps its 45 rows, in their order, as the first rows of the catalog.
+    assert lrc.row_ids == ROW_IDS[:45] and lrc.in_force.sum() == 45
+    assert not taiwan.chicken_rule and taiwan.minimum.tolist() == [0, 0, 0, 0]
+    assert {"three_concealed_pongs", "ping_hu", "dealer_streak", "round_wind_pong"} <= set(taiwan.row_ids)
+    assert "mahjong_base" not in taiwan.row_ids and "east_wins" not in taiwan.row_ids
+
+
+def test_an_unknown_profile_is_named():
+    with pytest.raises(RuleTableError, match=r"unknown profile 'taiwn' \(known: lrc, taiwan\)"):
+        fastscore.rules.profile("taiwn")
+
+
+def test_the_lrc_profile_scores_as_the_default_table():
+    hands = fastscore.sample_winning(3_000, seed=21)
+    a, b = score_batch(hands), score_batch(hands, rules="lrc")
+    for name in ("payout", "total", "points", "legal", "is_win", "chicken", "shape", "row_points", "error"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert a.row_ids == b.row_ids == default_rules().row_ids
+
+
+# ---------------------------------------------------------------------------------------------- taiwan rows
+
+def test_ping_hu_two_sided_discard():
+    # 123m 456m 789p 234s 55s + 67p waiting on 5p or 8p, won on 5p from a discard, South seat, no flowers:
+    # ping_hu 2 + concealed_hand (menqing) 1 = 3 tai; no minimum, payout 0 + 1 x 3.
+    s = score("123m456m789p234s55s67p", "5p", seat="S", **TAIWAN)
+    assert s.rows == {"ping_hu": 2, "concealed_hand": 1}
+    assert (s.points, s.total, s.legal, s.chicken, s.payout) == (3, 3, True, False, 3)
+
+
+def test_ping_hu_needs_a_two_sided_wait():
+    # 12p waits on 3p only (an edge wait): no ping_hu; single_wait 1 + concealed_hand 1 = 2.
+    s = score("123m456m789p234s55s12p", "3p", seat="S", **TAIWAN)
+    assert s.rows == {"single_wait": 1, "concealed_hand": 1}
+    assert s.total == 2
+
+
+def test_a_pong_completed_by_a_discard_is_not_concealed():
+    # 111m 222p 333s 789s 55m 99p, waits 5m and 9p.  On a discard of 9p the 999p pong is exposed:
+    # three concealed pongs (111m 222p 333s) 2 + concealed_hand 1 = 3.
+    hand = "111m222p333s789s55m99p"
+    s = score(hand, "9p", seat="S", **TAIWAN)
+    assert s.rows == {"three_concealed_pongs": 2, "concealed_hand": 1} and s.total == 3
+    # Self-drawn, all four pongs are concealed: four_concealed_pongs 5 + concealed_self_draw 3 = 8.
+    s = score(hand, "9p", self_drawn=True, seat="S", **TAIWAN)
+    assert s.rows == {"four_concealed_pongs": 5, "concealed_self_draw": 3} and s.total == 8
+    # Waits analysis scores both wins of each wait from one pass: the same 3 and 8 for 9p.
+    assert waits(hand, seat="S", **TAIWAN)["9p"] == {"discard": 3, "self_draw": 8}
+
+
+def test_a_winning_tile_that_can_complete_a_sheung_keeps_the_pong_concealed():
+    # 11123m 222p 333s 999s 55p won on 1m from a discard: 111m + 123m, and the 1m taken is read as the one
+    # that completes 123m, so the four pongs 111m 222p 333s 999s are concealed: four_concealed_pongs 5 +
+    # concealed_hand 1 = 6 (mahjong16 counts three here: docs/profiles/taiwan.md).
+    s = score("11123m222p333s999s55p", "1m", seat="S", **TAIWAN)
+    assert s.rows == {"four_concealed_pongs": 5, "concealed_hand": 1} and s.total == 6
+
+
+def test_dealer_scores_two_n_plus_one():
+    # The ping_hu hand won by the dealer (East seat) on a streak of 2: dealer 1 + dealer_streak 2 x 2 +
+    # ping_hu 2 + concealed_hand 1 = 8.
+    s = score("123m456m789p234s55s67p", "5p", seat="E", streak=2, **TAIWAN)
+    assert s.rows == {"dealer": 1, "dealer_streak": 4, "ping_hu": 2, "concealed_hand": 1} and s.total == 8
+
+
+def test_wind_and_dragon_pongs():
+    # East seat in the East round with an exposed [EEE]: round_wind_pong 1 + seat_wind_pong 1, dealer 1;
+    # RRR and GGG pongs with WhWh eyes: little_three_dragons 4 (replaces dragon_pong 2 x 1); 123m 45p won on 6p.
+    s = score("RRR GGG 123m 45p WhWh [EEE]", "6p", seat="E", **TAIWAN)
+    assert s.rows == {"dealer": 1, "round_wind_pong": 1, "seat_wind_pong": 1, "little_three_dragons": 4}
+    assert s.total == 7  # 1 + 1 + 1 + 4; not concealed (an exposed set), won on a discard
+    # South seat, East round: only the round wind's pong scores; 1 + 4 = 5.
+    s = score("RRR GGG 123m 45p WhWh [EEE]", "6p", seat="S", **TAIWAN)
+    assert s.rows == {"round_wind_pong": 1, "little_three_dragons": 4} and s.total == 5
+
+
+def test_flowers():
+    # The ping_hu-less edge-wait hand with flowers 1f 5f 6f 7f 8f, South seat: seat_flower for 6f (South's
+    # season) 1 + flower_set for 5f-8f 2 + single_wait 1 + concealed_hand 1 = 5.
+    s = score("123m456m789p234s55s12p", "3p", seat="S", flowers="1f5f6f7f8f", **TAIWAN)
+    assert s.rows == {"seat_flower": 1, "flower_set": 2, "single_wait": 1, "concealed_hand": 1} and s.total == 5
+    # All eight: seat_flower 2 (2f, 6f) + flower_set 2 x 2 + eight_flowers 8 + single_wait 1 + concealed_hand 1 = 16.
+    s = score("123m456m789p234s55s12p", "3p", seat="S", flowers="1f2f3f4f5f6f7f8f", **TAIWAN)
+    assert s.rows == {"seat_flower": 2, "flower_set": 4, "eight_flowers": 8, "single_wait": 1, "concealed_hand": 1}
+    assert s.total == 16
+
+
+def test_all_exposed():
+    # Five exposed sets and a single 5s, won on a discard of 5s: all_exposed 1 + single_wait 1 = 2.
+    hand = "5s [123m] [456m] [789p] [234s] [777s]"
+    assert score(hand, "5s", seat="S", **TAIWAN).rows == {"all_exposed": 1, "single_wait": 1}
+    # Self-drawn: no all_exposed; self_draw 1 + single_wait 1 = 2.
+    assert score(hand, "5s", self_drawn=True, seat="S", **TAIWAN).rows == {"self_draw": 1, "single_wait": 1}
+
+
+def test_payout_base_and_unit_from_a_user_profile(tmp_path):
+    text = (Path(fastscore.__file__).parent / "profiles" / "taiwan.toml").read_text()
+    path = tmp_path / "club.toml"
+    path.write_text(text.replace("base = 0\nunit = 1", "base = 50\nunit = 20"))
+    table = load_rules(path)
+    assert table.name == "taiwan" and (table.pay_base, table.pay_unit) == (50, 20)  # [profile] name, not the file's
+    # The ping_hu hand: 3 tai -> 50 + 20 x 3 = 110.
+    s = score("123m456m789p234s55s67p", "5p", seat="S", rules=path)
+    assert (s.total, s.payout) == (3, 110)
+
+
+@pytest.mark.parametrize("change, message", [
+    (("chicken = false", "chicken = \"no\""), "[totals] chicken must be true or false"),
+    (("unit = 1", "unit = 1.5"), "[payout] unit: points must be an integer"),
+    (("[profile]", "profile = 3\n[x]"), "[profile] must be a table"),
+])
+def test_profile_options_are_checked(tmp_path, change, message):
+    text = (Path(fastscore.__file__).parent / "profiles" / "taiwan.toml").read_text()
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(*change, 1))
+    with pytest.raises(RuleTableError) as info:
+        load_rules(path)
+    assert message in str(info.value)
+
+
+def test_batch_columns_are_the_profiles_rows():
+    hands = fastscore.sample_winning(2_000, seed=4)
+    result = score_batch(hands, rules="taiwan")
+    taiwan = load_rules("taiwan")
+    assert result.row_ids == taiwan.row_ids and result.row_points.shape == (2_000, len(taiwan.row_ids))
+    # Every row agrees with the one-hand call and sums to the total (no base, no minimum, no Chicken).
+    assert np.array_equal(result.row_points.sum(axis=1, dtype=np.int64)[result.is_win], result.total[result.is_win])
+    assert not result.chicken.any() and result.legal[result.is_win].all()
+    table = result.to_arrow()
+    assert [n for n in table.column_names if n.startswith("row_")] == [f"row_{r}" for r in taiwan.row_ids]
+
+
+# ---------------------------------------------------------------------------------------------- command line
+
+def test_cli_score_with_a_profile_prints_its_rows():
+    run = CliRunner().invoke(app, ["score", "123m456m789p234s55s67p", "--win", "5p", "--seat", "S", "--profile",
+                                   "taiwan", "--json"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output)
+    assert data["rows"] == {"ping_hu": 2, "concealed_hand": 1} and data["total"] == 3
+
+
+def test_cli_profile_and_rules_together_are_refused(tmp_path):
+    path = tmp_path / "r.toml"
+    path.write_text((Path(fastscore.__file__).parent / "rules.toml").read_text())
+    run = CliRunner().invoke(app, ["score", "123m456m789p234s55s67p", "--win", "5p", "--profile", "taiwan",
+                                   "--rules", str(path)])
+    assert run.exit_code == 2 and "not both" in run.output
+
+
+def test_cli_rules_prints_a_profile():
+    run = CliRunner().invoke(app, ["rules", "--profile", "taiwan"])
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0].startswith("rule table: profile taiwan")
+    assert any(line.split()[:2] == ["three_concealed_pongs", "2"] for line in lines)
+    assert "no Chicken rule" in run.output
+    assert not any(line.split()[:1] == ["mahjong_base"] for line in lines)
+
+
+def test_cli_batch_with_a_profile_writes_its_rows(tmp_path):
+    source = tmp_path / "hands.jsonl"
+    source.write_text(json.dumps({"hand": "123m456m789p234s55s67p", "win": "5p", "seat": "S"}) + "\n")
+    out = tmp_path / "out.csv"
+    run = CliRunner().invoke(app, ["batch", str(source), "-o", str(out), "--profile", "taiwan"])
+    assert run.exit_code == 0, run.output
+    header, row = out.read_text().splitlines()
+    names = header.split(",")
+    assert [n for n in names if n.startswith("row_")] == [f"row_{r}" for r in load_rules("taiwan").row_ids]
+    values = dict(zip(names, row.split(",")))
+    assert (values["total"], values["row_ping_hu"], values["row_concealed_hand"]) == ("3", "2", "1")
+
+
+def test_a_row_left_out_of_a_table_is_not_in_force(tmp_path):
+    import re
+
+    text = (Path(fastscore.__file__).parent / "rules.toml").read_text()
+    text, n = re.subn(r'\[\[row\]\]\nid = "good_eyes"\n.*?(?=\n\[\[row\]\]|\n#)', "", text, flags=re.S)
+    assert n == 1
+    path = tmp_path / "no_good_eyes.toml"
+    path.write_text(text)
+    table = load_rules(path)
+    assert "good_eyes" not in table.row_ids and len(table.row_ids) == 44
+    # 55s eyes: good_eyes 2 under the LRC table; without the row the same rows less it, 2 points less.
+    full = score("123m456m789p234s55s67p", "5p", seat="S")
+    less = score("123m456m789p234s55s67p", "5p", seat="S", rules=path)
+    assert full.rows["good_eyes"] == 2
+    assert less.rows == {k: v for k, v in full.rows.items() if k != "good_eyes"} and less.points == full.points - 2
+
+
+def test_the_profile_docs_explain_every_row():
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "profiles" / "taiwan.md").read_text()
+    for rid in load_rules("taiwan").row_ids:
+        assert f"`{rid}`" in text, rid
+
+
+# mahjong16's own scoring tests that state a legal hand (docs/profiles/taiwan.md, "Checked against mahjong16's
+# own tests"): repository yuweiiihuang/mahjong16, tests/test_scoring.py @ 097843b1 (S*) and
+# tests/scoring/test_engine_regression.py @ 022e0379 (R2).  Their winner is not the dealer: seat S here.
+# (case, hand, win, self-drawn, the rows their test asserts as {our row: tai} with None for "absent",
+#  our rows in full with the row-by-row sum)
+MAHJONG16_CASES = [
+    ("S1", "111122223333m 444p E", "E", True, {"concealed_self_draw": 3, "concealed_hand": None, "self_draw": None},
+     {"concealed_self_draw": 3, "four_concealed_pongs": 5, "single_wait": 1}),  # 3 + 5 + 1 = 9
+    ("S2", "12456m 234567p 99s [111m]", "3m", True, {"self_draw": 1, "concealed_hand": None},
+     {"self_draw": 1, "single_wait": 1}),  # 1 + 1 = 2
+    ("S6", "33355m 22233p [111m] [444m]", "3p", False, {"all_pongs": 4},
+     {"all_pongs": 4}),  # 333p completed by the discard: two concealed pongs, no row; 4
+    ("S15", "111122223333m 444p E", "E", False, {"single_wait": 1},
+     {"concealed_hand": 1, "single_wait": 1, "four_concealed_pongs": 5}),  # 1 + 1 + 5 = 7
+    ("S17", "2223334445566m [111m]", "6m", False, {},
+     {"pure": 8, "all_pongs": 4, "three_concealed_pongs": 2}),  # 8 + 4 + 2 = 14
+    ("R2", "1112229m 333444p 555s", "9m", True, {"all_pongs": 4, "ping_hu": None},
+     {"concealed_self_draw": 3, "single_wait": 1, "all_pongs": 4, "five_concealed_pongs": 8}),  # 3+1+4+8 = 16
+]
+
+
+@pytest.mark.parametrize("case, hand, win, self_drawn, asserted, ours", MAHJONG16_CASES, ids=[c[0] for c in MAHJONG16_CASES])
+def test_mahjong16_cases(case, hand, win, self_drawn, asserted, ours):
+    s = score(hand, win, self_drawn=self_drawn, seat="S", **TAIWAN)
+    for rid, tai in asserted.items():
+        assert s.rows.get(rid) == tai, (case, rid)
+    assert s.rows == ours and s.total == sum(ours.values())
+
+
+def test_survey_compares_profiles():
+    result = fastscore.survey(sample=3_000, seed=3, compare="taiwan", progress=False)
+    taiwan, lrc = load_rules("taiwan"), default_rules()
+    compared = {rid for rid, _ in result.top_rows(len(ROW_IDS), table="compare")}
+    assert compared <= set(taiwan.row_ids) and {rid for rid, _ in result.top_rows(len(ROW_IDS))} <= set(lrc.row_ids)
+    assert {"concealed_hand", "three_concealed_pongs", "ping_hu"} <= compared
+    # No Chicken and no minimum under taiwan: every win is legal.
+    assert result.chicken_fraction(table="compare") == 0 and result.illegal_fraction(table="compare") == 0
+    assert result.chicken_fraction() > 0
