@@ -3,7 +3,9 @@
 Implementations: ``jit_parallel`` (default threads), ``jit`` (one thread),
 ``reference`` (``tests/reference.py``, rows turned into notation before
 timing).  Batch sizes 1, 1e3, 1e5, 1e6 of the ``mixed`` blend; every family
-of :data:`fastscore.sample.FAMILIES` at 1e5 (the reference at 1e3).
+of :data:`fastscore.sample.FAMILIES` at 1e5 (the reference at 1e3); every
+packaged profile (``--profile``) at 1e5, group ``score_profile``, to compare
+their rates in one run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from benchlib import notation, reference, run, size_id, warm, winning
 
 from fastscore import score_batch, win_check
 from fastscore._jit import PARALLEL_MIN_ROWS
+from fastscore.profiles import PROFILES
 from fastscore.sample import FAMILIES
 
 SIZES = (1, 1_000, 100_000, 1_000_000)
@@ -44,6 +47,18 @@ def test_score_batch(benchmark, n, impl):
     warm_parallel(batch)
     result = run(benchmark, lambda: score_batch(batch), task="score", impl=impl, family="mixed", n=n,
                  rounds=ROUNDS.get(n))
+    assert result.is_win.all()
+
+
+@pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_score_profile(benchmark, profile, impl):
+    batch = winning(FAMILY_N)
+    warm()
+    warm_parallel(batch)
+    score_batch(batch.take(np.arange(64)), rules=profile)  # the profile's table loaded outside the timing
+    result = run(benchmark, lambda: score_batch(batch, rules=profile), task="score", impl=impl, family=profile,
+                 n=FAMILY_N, rounds=ROUNDS[FAMILY_N], group="score_profile")
     assert result.is_win.all()
 
 

@@ -2,7 +2,7 @@
 
 This module is the test oracle for ``fastscore``.  It shares nothing with the
 fast implementation except the hand parser (``fastscore.tiles``) and the rule
-table file (``fastscore/rules.toml``, read here with ``tomllib``).  Every
+table file (``fastscore/rules.toml`` or another profile's, read here with ``tomllib``).  Every
 point value comes from the table; the *predicates* (when a row fires, and how
 many units it scores) are written here from RULES.md, one small function per
 row.
@@ -118,11 +118,15 @@ def load_rules(rules_path=None) -> dict:
     with open(path, "rb") as f:
         data = tomllib.load(f)
     rows = {row["id"]: row for row in data["row"]}
+    totals, payout = data.get("totals", {}), data.get("payout", {})
     return {
         "rows": rows,
         "order": [row["id"] for row in data["row"]],
-        "minimum": list(data["totals"]["minimum"]),
-        "chicken_points": data["totals"].get("chicken_points", 1),
+        "minimum": list(totals.get("minimum", [20, 22, 24, 26])),
+        "chicken": totals.get("chicken", True),
+        "chicken_points": totals.get("chicken_points", 1),
+        "pay_base": payout.get("base", 0),
+        "pay_unit": payout.get("unit", 1),
     }
 
 
@@ -679,6 +683,81 @@ def row_sixteen_orphans(i: Interpretation, w: Win) -> int:
     return i.shape == "sixteen_orphans"
 
 
+# The other tables of the family (the taiwan profile; docs/profiles/taiwan.md), written from its rule text.
+
+
+def exposed_pong_tiles(w: Win) -> set:
+    return {tile for kind, tile in w.declared if kind in (SetKind.PONG, SetKind.GONG)}
+
+
+def concealed_pongs_counted(i: Interpretation, w: Win) -> int:
+    """Concealed pongs (concealed gongs included) as the Taiwanese tables count them: the pong a discard
+    completes is exposed, unless the winning tile also fits one of the interpretation's concealed runs."""
+    concealed = [t for t in i.pongs if t not in exposed_pong_tiles(w)]
+    count = len(concealed)
+    if not w.self_drawn and w.win in concealed:
+        in_a_run = is_number(w.win) and any(
+            run.concealed and run.suit == suit_of(w.win) and number_of(w.win) in run.numbers for run in i.runs)
+        if not in_a_run:
+            count -= 1
+    return count
+
+
+def row_three_concealed_pongs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_pongs_counted(i, w) == 3
+
+
+def row_four_concealed_pongs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_pongs_counted(i, w) == 4
+
+
+def row_five_concealed_pongs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_pongs_counted(i, w) == 5
+
+
+def row_round_wind_pong(i: Interpretation, w: Win) -> int:
+    return EAST + w.round in i.pongs
+
+
+def row_seat_wind_pong(i: Interpretation, w: Win) -> int:
+    return EAST + w.seat in i.pongs
+
+
+def two_sided(i: Interpretation, w: Win) -> bool:
+    """The winning tile is an end of a concealed run whose other two tiles waited on both sides."""
+    if not is_number(w.win):
+        return False
+    n = number_of(w.win)
+    for run in i.runs:
+        if run.concealed and run.suit == suit_of(w.win):
+            if run.numbers == (n, n + 1, n + 2) and n + 2 != 9:
+                return True
+            if run.numbers == (n - 2, n - 1, n) and n - 2 != 1:
+                return True
+    return False
+
+
+def row_ping_hu(i: Interpretation, w: Win) -> int:
+    return (i.shape == "standard" and len(i.runs) == 5 and not w.honours_held and not w.flowers
+            and not w.self_drawn and two_sided(i, w))
+
+
+def row_all_exposed(i: Interpretation, w: Win) -> int:
+    return sum(is_exposed(kind) for kind, _ in w.declared) == 5 and not w.self_drawn
+
+
+def row_eight_flowers(i: Interpretation, w: Win) -> int:
+    return set(w.flowers) == set(range(1, 9))
+
+
+def row_dealer(i: Interpretation, w: Win) -> int:
+    return w.seat == 0
+
+
+def row_dealer_streak(i: Interpretation, w: Win) -> int:
+    return w.streak if w.seat == 0 else 0
+
+
 PREDICATES = {
     "self_draw": row_self_draw,
     "concealed_hand": row_concealed_hand,
@@ -722,6 +801,16 @@ PREDICATES = {
     "nico_quad_pairs": row_nico_quad_pairs,
     "thirteen_orphans": row_thirteen_orphans,
     "sixteen_orphans": row_sixteen_orphans,
+    "three_concealed_pongs": row_three_concealed_pongs,
+    "four_concealed_pongs": row_four_concealed_pongs,
+    "five_concealed_pongs": row_five_concealed_pongs,
+    "round_wind_pong": row_round_wind_pong,
+    "seat_wind_pong": row_seat_wind_pong,
+    "ping_hu": row_ping_hu,
+    "all_exposed": row_all_exposed,
+    "eight_flowers": row_eight_flowers,
+    "dealer": row_dealer,
+    "dealer_streak": row_dealer_streak,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.
@@ -750,7 +839,7 @@ def scoring_rows(i: Interpretation, w: Win, rules: dict) -> dict:
             continue
         if row_id not in PREDICATES:
             raise KeyError(f"rule table row {row_id!r} has no predicate in the reference")
-        if i.shape not in table[row_id]["shapes"]:
+        if i.shape not in table[row_id].get("shapes", SHAPES):
             continue
         units = int(PREDICATES[row_id](i, w))
         if units > 0:
@@ -764,7 +853,7 @@ def scoring_rows(i: Interpretation, w: Win, rules: dict) -> dict:
             if row_id in seen:
                 raise ValueError(f"replacement cycle through {row_id!r}")
             memo[row_id] = not any(
-                row_id in table[other]["replaces"] and scores(other, seen + (row_id,))
+                row_id in table[other].get("replaces", ()) and scores(other, seen + (row_id,))
                 for other in fired
                 if other != row_id
             )
@@ -780,30 +869,33 @@ def scoring_rows(i: Interpretation, w: Win, rules: dict) -> dict:
 
 
 def total_up(rows: dict, w: Win, rules: dict) -> dict:
-    """Section 6: points, Chicken, total, legality, payout; the dealer rows added."""
+    """Section 6: points, Chicken, total, legality, payout; the dealer rows added.  A table without the
+    LRC base and dealer rows (the taiwan profile) adds none; one without the Chicken rule has no Chicken."""
     table = rules["rows"]
     minimum = rules["minimum"][w.round]
     points = sum(rows.values())
-    chicken = points == rules["chicken_points"]
-    base = table["mahjong_base"]["points"]
+    chicken = rules["chicken"] and points == rules["chicken_points"]
+    base = table["mahjong_base"]["points"] if "mahjong_base" in table else 0
     total = minimum if chicken else points + base
     legal = chicken or total >= minimum
     shown = dict(rows)
-    shown["mahjong_base"] = base  # every win (9.12)
+    if base:
+        shown["mahjong_base"] = base  # every win (9.12)
     dealer = 0
-    if w.seat == 0:  # East, the dealer
+    if w.seat == 0 and "east_wins" in table:  # East, the dealer
         shown["east_wins"] = table["east_wins"]["points"]
         dealer += table["east_wins"]["points"]
-        if w.streak > 0:
-            shown["streak_bonus"] = table["streak_bonus"]["points"] * w.streak
-            dealer += shown["streak_bonus"]
+    if w.seat == 0 and w.streak > 0 and "streak_bonus" in table:
+        shown["streak_bonus"] = table["streak_bonus"]["points"] * w.streak
+        dealer += shown["streak_bonus"]
+    shown = {row_id: value for row_id, value in shown.items() if value}
     return {
         "rows": shown,
         "points": points,
         "chicken": chicken,
         "total": total,
         "legal": legal,
-        "payout": total + dealer if legal else 0,
+        "payout": rules["pay_base"] + rules["pay_unit"] * total + dealer if legal else 0,
     }
 
 

@@ -7,6 +7,7 @@ profile (derandomized) runs a few hundred examples per test; set
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -48,3 +49,29 @@ def test_waits_match_brute_force_reference(case):
 def test_every_family_wins(family, data):
     hand, win, ctx = data.draw(winning_hands((family,)))
     assert fastscore.score(hand, win, **ctx).is_win
+
+
+# The same properties under the other profiles (docs/rules.md, "Profiles"): the reference reads the profile's
+# file and scores its rows with its own predicates.
+OTHER_PROFILES = [name for name in fastscore.rules.PROFILES if name != "lrc"]
+
+
+def _profile_path(name: str):
+    from importlib import resources
+
+    return str(resources.files("fastscore").joinpath(fastscore.rules.PROFILES[name]))
+
+
+@pytest.mark.parametrize("profile", OTHER_PROFILES)
+@given(case=st.one_of(winning_hands(), random_hands()))
+def test_profiles_score_as_the_reference(profile, case):
+    hand, win, ctx = case
+    got = fastscore.score(hand, win, rules=profile, **ctx).to_dict()
+    assert got == reference.score(hand, win, rules_path=_profile_path(profile), **ctx)
+
+
+@pytest.mark.parametrize("profile", OTHER_PROFILES)
+@given(case=ready_hands())
+def test_profiles_waits_as_the_reference(profile, case):
+    hand, ctx = case
+    assert fastscore.waits(hand, rules=profile, **ctx) == reference.waits(hand, rules_path=_profile_path(profile), **ctx)
