@@ -20,7 +20,7 @@ def fail(message: str) -> NoReturn:
 
 
 def rule_table(rules):
-    """The rule table of ``--rules`` (a path or None; exit 2 on a bad file)."""
+    """The rule table of ``--rules`` / ``--profile`` (a path, a profile name or None; exit 2 on a bad file)."""
     from .rules import resolve_rules
 
     try:

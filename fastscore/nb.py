@@ -65,8 +65,8 @@ __all__ = ["NO_SHAPE", "N_ROWS", "discards_hand", "make_scratch", "make_shanten_
 def rule_array(rules=None) -> np.ndarray:
     """``(K,) int64``: a rule table packed for :func:`score_hand` and :func:`waits_hand`.
 
-    ``rules`` is a :class:`~fastscore.RuleTable`, a path to a rules TOML file
-    (:func:`fastscore.load_rules`), or None for the packaged table.
+    ``rules`` is a :class:`~fastscore.RuleTable`, a profile name (``"lrc"``, ``"taiwan"``), a path to a
+    rules TOML file (:func:`fastscore.load_rules`), or None for the default ``lrc`` table.
 
     Raises
     ------

@@ -346,8 +346,9 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     Raises
     ------
     RuleTableError (a ValueError)
-        Unknown or missing row id, a non-integer value or one outside
-        0-10000, a ``replaces`` cycle, or a file that cannot be read.
+        An unknown profile name or row id, a file without rows, a non-integer value or one
+        outside 0-10000, a ``replaces`` cycle, a bad ``[profile]``, ``[totals]`` or ``[payout]``
+        entry, or a file that cannot be read.  (A row the file leaves out is not in force.)
 
     Notes
     -----

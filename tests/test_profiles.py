@@ -259,3 +259,37 @@ def test_survey_compares_profiles():
     # No Chicken and no minimum under taiwan: every win is legal.
     assert result.chicken_fraction(table="compare") == 0 and result.illegal_fraction(table="compare") == 0
     assert result.chicken_fraction() > 0
+
+
+def test_a_writer_refuses_a_chunk_of_another_tables_rows(tmp_path):
+    from fastscore.io import open_writer
+
+    result = score_batch(fastscore.sample_winning(10, seed=1), rules="taiwan")
+    with pytest.raises(ValueError, match="rows in force are not the writer's"):
+        with open_writer(tmp_path / "out.csv") as out:  # opened for the default table's rows
+            out.write(result, 0)
+    with open_writer(tmp_path / "out.csv", row_ids=result.row_ids) as out:
+        out.write(result, 0)
+    header = (tmp_path / "out.csv").read_text().splitlines()[0].split(",")
+    assert [n for n in header if n.startswith("row_")] == [f"row_{r}" for r in result.row_ids]
+
+
+def test_keep_takes_a_column_named_like_another_tables_row():
+    from fastscore.io import check_keep
+
+    assert check_keep("dealer,game_id") == ("dealer", "game_id")  # dealer: a taiwan row, a common log column
+    with pytest.raises(ValueError, match="writes the column 'nico_nico' itself"):
+        check_keep("nico_nico")  # a bare LRC row id: a column of files of earlier versions
+
+
+def test_score_hand_refuses_a_short_row_points_array():
+    from fastscore import nb
+
+    rules, (_, suit_entries, dec_words) = nb.rule_array("taiwan"), nb.tables()
+    batch = fastscore.sample_winning(1, seed=2)
+    args = (batch.concealed[0], batch.declared[0], int(batch.win[0]), False, 0, 0, 0, 0, False, rules, suit_entries,
+            dec_words)
+    with pytest.raises(ValueError, match="row_points is shorter"):
+        nb.score_hand(*args, np.zeros(len(load_rules("taiwan").row_ids) - 1, dtype=np.int16), nb.make_scratch())
+    row_points = np.zeros(len(load_rules("taiwan").row_ids), dtype=np.int16)
+    assert nb.score_hand(*args, row_points, nb.make_scratch())[0] == 0

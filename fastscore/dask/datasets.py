@@ -404,7 +404,7 @@ def score_parquet(input, output, *, client=None, rules=None, partition_rows: int
         Also write each row's hand record, first (as ``open_writer(...,
         with_input=True)``).
     rows : {"dense", "sparse", "none"}
-        The row points: 45 int16 columns ``row_<id>``, one ``map<string, int16>`` column
+        The row points: one int16 column ``row_<id>`` per row in force in the table, one ``map<string, int16>`` column
         ``rows`` of the rows that scored, or none (as ``open_writer(..., rows=...)``).
     keep : sequence of str
         Input columns fastscore does not read (``game_id``) to copy into each part, first, with

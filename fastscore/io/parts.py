@@ -94,7 +94,7 @@ def _packed_schema(schema, row_ids: tuple):
 def _packed(table, result):
     """A score chunk as its part holds it: the row-point columns (dense or sparse) as one column of
     ``fixed_size_binary(2 R)``, the row's R int16 points (little-endian, ``result.row_ids`` order),
-    taken from ``result.row_points`` without a copy.  Encoding 45 Parquet columns, or the sparse
+    taken from ``result.row_points`` without a copy.  Encoding R Parquet columns, or the sparse
     map, costs as much as the final file; a part is read back only by a resumed run."""
     import pyarrow as pa
 

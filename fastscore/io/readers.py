@@ -46,7 +46,7 @@ from .._jit import threads_may_share_kernels
 from ..arrow import bytes_columns, is_text_type
 from ..batch import HandBatch
 from ..records import RECORD_KEYS, check_columns, decoded_records, flag_rows
-from ..rules import ROW_IDS
+from ..rules import default_rules
 from ..tiles import ErrorCode
 from .encoded import ENCODED_COLUMNS, batch_from_encoded
 from .formats import file_format, is_empty, parquet_file, parquet_read_errors
@@ -220,7 +220,9 @@ def check_keep(keep) -> tuple[str, ...]:
             raise ValueError(f"--keep {','.join(names)}: an empty column name")
         if names.count(name) > 1:
             raise ValueError(f"--keep {','.join(names)}: the column {name!r} is named twice")
-        if name in RECORD_KEYS or name in RESULT_COLUMNS or name in ROW_IDS:
+        # (The bare ids of the default table's rows: columns of files written by earlier versions; a
+        # game log's own column named like another table's row, e.g. dealer, may be kept.)
+        if name in RECORD_KEYS or name in RESULT_COLUMNS or name in default_rules().row_ids:
             raise ValueError(f"--keep {name}: fastscore {'reads' if name in RECORD_KEYS else 'writes'} the column "
                              f"{name!r} itself; --keep copies columns it does not read (such as game_id)")
     return names

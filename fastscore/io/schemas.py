@@ -3,8 +3,8 @@ columns beside it.
 
 One layout in every format and input mode (the table of ``docs/formats.md``, "Output columns"):
 a score result has the columns :data:`SCORE_COLUMNS`, then its row points as
-:func:`rows_layout` chooses: ``"dense"``, one int16 column ``row_<id>`` per row id of
-:data:`fastscore.ROW_IDS` (:data:`ROW_COLUMNS`); ``"sparse"``, one column ``rows`` holding only
+:func:`rows_layout` chooses: ``"dense"``, one int16 column ``row_<id>`` per row in force in its rule
+table (:func:`row_columns`, in :data:`fastscore.ROW_IDS` order); ``"sparse"``, one column ``rows`` holding only
 the rows that scored (Parquet ``map<string, int16>``, JSON lines an object, CSV its JSON text;
 ``Score.rows``); ``"none"``.  A waits result has :data:`WAITS_COLUMNS`: ``waits`` is the list
 of ``{tile, discard, self_draw}`` (Parquet ``list<struct<tile: string, discard: int32,
@@ -604,7 +604,7 @@ def _parquet_options(schema, part: bool = False) -> dict:
 
     The output: dictionary encoding everywhere (the row-point columns are almost all 0, a
     few bits a row run-length encoded), snappy, statistics only for the flat columns other than
-    the row points (45 columns of statistics cost more than their encoding and no reader
+    the row points (dozens of columns of statistics cost more than their encoding and no reader
     filters on them; nor on the ``rows``, ``waits`` and ``discards`` entries).  A part is read back only by a
     resumed run: plain values (dictionary encoding only for strings), no statistics.  Both carry
     page checksums (CRC-32 of each page), which fastscore's readers verify

@@ -32,6 +32,7 @@ import numpy as np
 from .._jit import threads_may_share_kernels
 from .._lock import OutputLock
 from ..batch import HandBatch
+from ..rules import default_rules
 from .formats import COLUMNS_KEY, columns_digest, file_format
 from .parts import PartsFolder, naming_path
 from .schemas import (
@@ -271,10 +272,17 @@ class ResultWriter:
         Raises
         ------
         ValueError
-            Chunk out of order, missing or mismatched ``batch``, or a closed writer.
+            Chunk out of order, missing or mismatched ``batch``, a score chunk whose rows in force
+            (``result.row_ids``) are not the writer's (``row_ids``), or a closed writer.
         """
         if self.closed:
             raise ValueError(f"{self.path}: writer is closed")
+        if self.kind == "score" and self.rows != "none":
+            expected = self.row_ids if self.row_ids is not None else default_rules().row_ids
+            if tuple(result.row_ids) != expected:
+                raise ValueError(f"{self.path}: the chunk was scored under a table whose rows in force are not the "
+                                 f"writer's ({len(result.row_ids)} rows against {len(expected)}); open the writer "
+                                 "with row_ids=table.row_ids")
         if first_row_index is not None and first_row_index != self.rows_written:
             raise ValueError(
                 f"{self.path}: chunks must be written in input order: expected first row "

@@ -16,7 +16,7 @@ the tiered rows, and the compiled evaluators.  The *values* (points,
 
 Adding a row: a predicate (here for the LRC rows, in :mod:`fastscore.kernels.family_rows` for the
 others) and a :class:`Row` entry here, an entry in the profiles that use it, a predicate in
-``tests/reference.py`` (LRC rows), and tests.
+``tests/reference.py`` (every row of a packaged profile), and tests.
 
 Evaluators: :func:`fastscore.kernels.codegen.evaluator` generates, from the registry,
 a compiled function that calls every predicate of a set of rows in turn and

@@ -187,8 +187,9 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
         bits, points, chicken, total, legal, payout, the points and payout of
-        the same interpretation won by self-draw, and its units word
-        (:data:`fastscore.kernels.rows.UNIT_SHIFT`).
+        the same interpretation won by self-draw, its units word
+        (:data:`fastscore.kernels.rows.UNIT_SHIFT`), and the rows flagged ``reads_self_drawn`` as they
+        fire won by self-draw.
     """
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)

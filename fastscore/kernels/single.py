@@ -28,6 +28,7 @@ from .checks import FLAGGED, hand_fault
 from .decompose import is_win_hand_row
 from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
+from .evaluate import RP_N_COLUMNS
 from .score import (
     INFO_CHICKEN,
     INFO_LEGAL,
@@ -112,7 +113,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     row_points : (R,) int16, C-contiguous
         Output: points of each row in force, in the table's :attr:`fastscore.RuleTable.row_ids` order
         (zeroed first); R at least the number of those rows (:data:`fastscore.nb.N_ROWS` is enough for
-        every table).
+        every table; a shorter array raises ValueError).
     scratch : tuple
         :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
 
@@ -125,6 +126,8 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         ``shape`` a :class:`~fastscore.rules.Shape` value or -1; points,
         total and payout in points.
     """
+    if row_points.shape[0] < rules[RP_N_COLUMNS]:  # the kernel writes each row at its column, unchecked
+        raise ValueError("score_hand: row_points is shorter than the rule table's rows in force (nb.N_ROWS fits all)")
     row_points[:] = 0
     code = np.int64(FLAGGED)
     if _context_fits(win, seat, round_wind, flowers, streak):

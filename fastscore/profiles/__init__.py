@@ -1,6 +1,6 @@
 """The packaged rule profiles: their names and files (the tables themselves are :mod:`fastscore.rules`').
 
-A profile is a rule table TOML file (docs/rules.md, "The rule table"; docs/profiles/): the rows in
+A profile is a rule table TOML file (docs/rules.md, "Profiles"; docs/profiles/): the rows in
 force with their points, what each replaces and the shapes that take it, and the scoring options
 (round minimum, Chicken rule, payout).  This module only names them, so that the command line can
 list them without loading anything.
