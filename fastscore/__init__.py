@@ -7,6 +7,7 @@ from .batch import HandBatch
 from .records import RECORD_KEYS
 from .efficiency import DiscardResult, ShantenResult, discard_analysis, discards, shanten, shanten_batch
 from .enumerate import enumerate_hands
+from .events import EVENT_NAMES, Event
 from .rules import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
 from .sample import sample_ready, sample_winning
 from .score import BatchResult, Score, interpretations, score, score_batch, win_check
@@ -18,7 +19,9 @@ from .warmup import warmup
 __all__ = [
     "BatchResult",
     "DiscardResult",
+    "EVENT_NAMES",
     "ErrorCode",
+    "Event",
     "HandBatch",
     "HandError",
     "RECORD_KEYS",

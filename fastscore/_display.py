@@ -54,7 +54,7 @@ def wind(value: str, field: str) -> int:
     return parse_wind(_missing_as(value, "E"), field)
 
 
-def context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool) -> str:
+def context_line(*, seat: str, round: str, flowers: str, streak: int, closing: bool, events: str | None = None) -> str:
     """The context options of a single-hand command, as its first line shows them."""
     from .tiles import WINDS
 
@@ -64,6 +64,8 @@ def context_line(*, seat: str, round: str, flowers: str, streak: int, closing: b
         parts.append(f"streak {streak}")
     if closing:
         parts.append("Closing")
+    if events:
+        parts.append(f"events {events}")
     return ", ".join(parts)
 
 

@@ -67,7 +67,7 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, 
 
 
     @click.command("discards")
-    @_hand_options(win=False)
+    @_hand_options(win=False, events=False)
     @draw_option
     @click.option("--seen", default=None, help="Tiles seen elsewhere (discards, others' sets), e.g. 5s5s1z.")
     def discards_command(hand: str, draw: str | None, seen: str | None, rules, as_json: bool, **context) -> None:

@@ -39,7 +39,9 @@ from .kernels.parse import (
     _hands_parallel,
     _hands_serial,
 )
-from .records import DROP_HINT, COLUMN_NAMES, RECORD_KEYS, check_columns, decoded_records, empty_columns, flag_rows, parse_records
+from .events import event_fault, event_faults, parse_events
+from .records import DROP_HINT, COLUMN_NAMES, RECORD_KEYS, check_columns, decoded_records, empty_columns, flag_rows, \
+    parse_records
 from .tiles import N_KINDS, ErrorCode
 
 __all__ = ["ARROW_SCHEMA", "columns_from_arrow", "columns_from_records", "is_text_type", "bytes_columns"]
@@ -52,7 +54,8 @@ ARROW_SCHEMA = (
     "seat (string E/S/W/N or integer 0-3), round (string E/S/W/N or integer 0-3), "
     "flowers (string such as '1f5f', '15f' or '1f 5f'), "
     "streak (integer, whole float or string), "
-    "closing (bool, or string true/false/1/0/yes/no, or integer 0/1); "
+    "closing (bool, or string true/false/1/0/yes/no, or integer 0/1), "
+    "events (string of event names such as 'last_tile after_gong', a list of them, or integer bits); "
     "strings may be string, large_string, string_view, binary, large_binary or binary_view (UTF-8 bytes) "
     "or dictionary-encoded; "
     "a missing column takes its default; other columns are refused"
@@ -68,7 +71,11 @@ _ALLOWED = {
     "flowers": ("string", "null"),
     "streak": ("int", "float", "string", "null"),
     "closing": ("bool", "string", "int", "null"),
+    "events": ("string", "list", "int", "null"),
 }
+#: The record keys that the compiled parser reads (a code each, 8 to a row word); ``events`` is read
+#: after it (:func:`_read_events`).
+_PARSED_KEYS = RECORD_KEYS[:8]
 
 
 _FLAG_WORDS = np.zeros((6, 5), dtype=np.uint8)
@@ -136,6 +143,8 @@ def _type_kind(pa, typ) -> str | None:
         return "int"
     if pa.types.is_floating(typ):
         return "float"
+    if (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and _type_kind(pa, typ.value_type) in ("string", "null"):
+        return "list"
     return None
 
 
@@ -236,7 +245,7 @@ def _numeric_columns(pa, table, kinds, batch, codes: np.ndarray, require_win: bo
     """
     import pyarrow.compute as pc
 
-    for col, name in enumerate(RECORD_KEYS):
+    for col, name in enumerate(_PARSED_KEYS):
         kind = kinds.get(name)
         if kind not in ("bool", "int", "float"):
             continue
@@ -283,12 +292,12 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
     """
     n = table.num_rows
     batch = empty_columns(n)
-    codes = np.zeros((n, len(RECORD_KEYS)), dtype=np.uint8)
+    codes = np.zeros((n, len(_PARSED_KEYS)), dtype=np.uint8)
     code = np.zeros(n, dtype=np.uint8)
     if require_win and "win" not in kinds:
         codes[:, _WIN_COL] = WIN_MISSING
     _numeric_columns(pa, table, kinds, batch, codes, require_win)
-    strings = [name for name in RECORD_KEYS if kinds.get(name) in ("string", "null")]
+    strings = [name for name in _PARSED_KEYS if kinds.get(name) in ("string", "null")]
     part = table.select(strings)
     if part.column(0).num_chunks > n // 4096 + 8:
         # Many tiny chunks: one kernel call beats thousands.  Dictionaries decoded first: pyarrow
@@ -311,9 +320,9 @@ def _compiled_pass(pa, table, kinds, require_win: bool):
         # One offset type for all columns: two compiled kernels, not one per mix of string types.
         wide = any(b[1].dtype == np.int64 for b in buffers.values())
         no_offsets = _NO_OFF64 if wide else _NO_OFF32
-        meta = np.zeros((len(RECORD_KEYS), 2), dtype=np.int64)
+        meta = np.zeros((len(_PARSED_KEYS), 2), dtype=np.int64)
         args = []
-        for col, name in enumerate(RECORD_KEYS[1:], start=1):
+        for col, name in enumerate(_PARSED_KEYS[1:], start=1):
             if name in buffers:
                 data, offsets, valid, bit0, index = buffers[name]
                 meta[col] = (1, bit0)
@@ -342,9 +351,9 @@ def columns_from_arrow(table_or_batch, *, require_win: bool | None = True):
     table_or_batch : pyarrow.Table or pyarrow.RecordBatch
         Columns named as :data:`fastscore.RECORD_KEYS` (:data:`ARROW_SCHEMA`):
         ``hand`` (string) is required; ``win``, ``self_drawn``, ``seat``,
-        ``round``, ``flowers``, ``streak`` and ``closing`` take the defaults
+        ``round``, ``flowers``, ``streak``, ``closing`` and ``events`` take the defaults
         of :func:`fastscore.records.parse_record` when absent (not self-drawn,
-        seat and round East, no flowers, streak 0, no Closing) and row by row
+        seat and round East, no flowers, streak 0, no Closing, no event) and row by row
         when null.  Other columns are refused (:func:`fastscore.records.check_columns`), but for those
         of a fastscore result written with its input columns.  Chunked and sliced columns,
         string or large_string offsets and dictionary-encoded string columns
@@ -401,8 +410,55 @@ def columns_from_arrow(table_or_batch, *, require_win: bool | None = True):
         records = _plain_strings(pa, table).take(pa.array(flagged)).to_pylist()
         records = decoded_records(records, bytes_columns(pa, table.schema))
         _copy_rows(batch, flagged, parse_records(records, require_win=require_win))
+    if "events" in kinds:  # the rows parsed here; the Python parser read the flagged rows' own
+        _read_events(pa, table.column("events"), kinds["events"], batch, code == _OK, require_win)
     batch.messages = dict(sorted(batch.messages.items()))
     return check_batch(batch, require_win=require_win)
+
+
+def _read_events(pa, column, kind: str, batch, rows: np.ndarray, require_win) -> None:
+    """Fill ``batch.events`` at ``rows`` ((N,) bool, the rows the compiled parser read) from the
+    ``events`` column, each distinct value parsed once (:func:`fastscore.events.parse_events`); flag a
+    row whose events are unknown or cannot happen with its win (:func:`fastscore.events.event_fault`)."""
+    import pyarrow.compute as pc
+
+    n = len(column)
+    rows = rows & (batch.error == 0)
+    if kind == "int":
+        values = pc.fill_null(column, 0).to_numpy()
+        distinct, index = np.unique(values, return_inverse=True)
+        distinct = distinct.tolist()
+    elif kind == "list":
+        values = [None if v is None else tuple(v) for v in column.to_pylist()]
+        distinct = sorted(set(values), key=repr)
+        where = {v: j for j, v in enumerate(distinct)}
+        index = np.array([where[v] for v in values], dtype=np.int64)
+        distinct = [None if v is None else list(v) for v in distinct]
+    else:  # text (a dictionary column's values too)
+        encoded = pc.dictionary_encode(column.cast(pa.large_string()) if kind == "string" else column)
+        encoded = encoded.combine_chunks() if hasattr(encoded, "combine_chunks") else encoded
+        distinct = encoded.dictionary.to_pylist() + [None]
+        index = pc.fill_null(encoded.indices, len(distinct) - 1).to_numpy(zero_copy_only=False)
+    bits, problem = np.zeros(len(distinct), dtype=np.int64), {}
+    for j, value in enumerate(distinct):
+        try:
+            bits[j] = parse_events(value)
+        except ValueError as exc:
+            problem[j] = str(exc)
+    events = bits[index] if n else np.zeros(0, dtype=np.int64)
+    self_drawn = batch.self_drawn if require_win is not False else None
+    bad = rows & (np.isin(index, list(problem)) | event_faults(events, self_drawn, batch.seat, batch.closing))
+    good = rows & ~bad
+    batch.events[good] = events[good]
+    bad_rows = np.flatnonzero(bad)
+    messages = {}
+    for i in bad_rows.tolist():
+        j = int(index[i])
+        messages[i] = problem.get(j) or event_fault(int(events[i]), None if self_drawn is None else bool(self_drawn[i]),
+                                                    int(batch.seat[i]), bool(batch.closing[i]))
+    _reset_rows(batch, bad_rows)  # as the Python parser leaves a record it refuses
+    batch.error[bad_rows] = ErrorCode.BAD_CONTEXT
+    batch.messages.update({i: f"row {i}: {message}" for i, message in messages.items()})
 
 
 def _plain_strings(pa, table):

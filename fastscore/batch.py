@@ -17,6 +17,7 @@ import numpy as np
 from ._jit import jit_batch, prange
 from .arrow import columns_from_arrow, columns_from_records
 from .checks import check_batch, kernel_columns
+from .events import ALL_EVENTS
 from .kernels.checks import MAX_STREAK
 from .records import (
     COLUMN_NAMES,
@@ -68,6 +69,8 @@ class HandBatch:
         Bitmask, bit n-1 set when flower/season n is held.
     streak : ndarray, shape (N,), int32
         The dealer's streak.
+    events : ndarray, shape (N,), uint8
+        The win's timing events, a bit per :class:`fastscore.events.Event` (0: none).
     error : ndarray, shape (N,), uint8
         :class:`ErrorCode` of each row flagged so far, 0 otherwise.
     messages : dict
@@ -95,6 +98,7 @@ class HandBatch:
     flowers: np.ndarray
     streak: np.ndarray
     closing: np.ndarray
+    events: np.ndarray
     error: np.ndarray
     messages: dict = field(default_factory=dict)
 
@@ -161,6 +165,7 @@ class HandBatch:
         flowers=0,
         streak=0,
         closing=False,
+        events=0,
     ) -> "HandBatch":
         """Build a batch over arrays (research scripts); scalars broadcast.
 
@@ -178,9 +183,10 @@ class HandBatch:
         win : array_like, shape (N,), optional
             Winning tile 0-33.  Omitted, or -1 in every row: a batch of 16-tile
             hands for waits analysis.  -1 in only some rows flags those rows.
-        self_drawn, seat, round, flowers, streak, closing : scalar or (N,)
+        self_drawn, seat, round, flowers, streak, closing, events : scalar or (N,)
             As in :class:`HandBatch`; winds as 0-3 (East South West North); flags
-            as booleans or the integers 0 and 1.
+            as booleans or the integers 0 and 1; events as :class:`fastscore.events.Event` bits
+            (not checked against the win: an event the win cannot have scores nothing).
 
         Raises
         ------
@@ -208,7 +214,7 @@ class HandBatch:
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
             columns["declared"] = _column(d, np.int8, 0, N_KINDS - 1, error, messages, "declared")
         given = dict(win=-1 if win is None else win, self_drawn=self_drawn, seat=seat, round=round,
-                     flowers=flowers, streak=streak, closing=closing)
+                     flowers=flowers, streak=streak, closing=closing, events=events)
         for name, value in given.items():
             dtype, lo, hi = _CONTEXT[name]
             if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
@@ -259,7 +265,7 @@ class HandBatch:
         strings / numbers as in a record), or array fields as taken by
         :meth:`from_arrays` (``concealed`` of shape (34,) per row, and optionally
         ``declared`` (5, 2), ``win``, ``self_drawn``, ``seat``, ``round``,
-        ``flowers``, ``streak``, ``closing``).
+        ``flowers``, ``streak``, ``closing``, ``events``).
 
         Text fields may be numpy ``U`` (str), ``S`` (bytes, read as UTF-8, as
         ``h5py`` and ``np.loadtxt`` give them) or object.
@@ -301,7 +307,8 @@ class HandBatch:
 
 
 #: The fields of a structured array of arrays (:meth:`HandBatch.from_structured`).
-_ARRAY_FIELDS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+_ARRAY_FIELDS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing",
+                 "events")
 
 #: numpy dtype kinds that :meth:`HandBatch.from_arrays` takes as counts and scalars: integers and bool.
 _INTEGER_KINDS = "iub"
@@ -325,6 +332,7 @@ _CONTEXT = {
     "flowers": (np.uint8, 0, 255),
     "streak": (np.int32, 0, MAX_STREAK),
     "closing": (np.bool_, 0, 1),
+    "events": (np.uint8, 0, ALL_EVENTS),
 }
 
 

@@ -44,6 +44,7 @@ COLUMNS = (
     ("flowers", np.uint8, ()),
     ("streak", np.int32, ()),
     ("closing", np.bool_, ()),
+    ("events", np.uint8, ()),
     ("error", np.uint8, ()),
 )
 
@@ -89,7 +90,7 @@ _EXPECTED = tuple((name, np.dtype(dtype), shape) for name, dtype, shape in COLUM
 def fault_message(columns: tuple, i: int, fault: int) -> str:
     """The message of row ``i`` of a batch's :func:`kernel_columns` for its fault (nonzero, from
     :func:`fastscore.kernels.checks._fault`): ``"row i: ..."``, naming the culprit and the rule it breaks."""
-    concealed, declared, win, _, seat, round_wind, _, streak, _, _ = columns
+    concealed, declared, win, _, seat, round_wind, _, streak, _, _, _ = columns
     code = fault & 255
     where = (fault >> 8) & 255
     check = (fault >> 16) & 255
@@ -141,7 +142,7 @@ def flag_faults(columns: tuple, codes: np.ndarray, *, require_win: bool) -> dict
 
 def _faults_at(columns: tuple, rows: np.ndarray, require_win: bool) -> np.ndarray:
     """``(len(rows),) int64``: the faults of ``rows``, each flagged by :func:`~fastscore.kernels.checks.row_fault`."""
-    concealed, declared, win, _, seat, round_wind, _, streak, closing, _ = columns
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, _, _ = columns
     faults = np.empty(rows.shape[0], dtype=np.int64)
     _faults_of(concealed, declared, win, seat, round_wind, streak, closing, bool(require_win),
                rows.astype(np.int64), faults)
@@ -163,7 +164,7 @@ def check_batch(batch, *, require_win: bool):
         A column of the wrong dtype or shape (:func:`kernel_columns`).
     """
     columns = kernel_columns(batch)
-    concealed, declared, win, _, seat, round_wind, _, streak, closing, error = columns
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = columns
     flags = np.zeros(concealed.shape[0], dtype=np.uint8)
     _flags(concealed, declared, win, seat, round_wind, streak, closing, bool(require_win), error, flags)
     bad = np.flatnonzero(flags)

@@ -3,11 +3,11 @@
 Commands::
 
     fastscore score HAND --win TILE [--self-drawn] [--seat S] [--round R]
-                    [--flowers 1f2f] [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
+                    [--flowers 1f2f] [--streak N] [--closing] [--event NAME ...] [--rules FILE | --profile NAME] [--json]
     fastscore interpretations HAND --win TILE [same options as score]
     fastscore batch INPUT [-o OUTPUT [--resume]] [--rules FILE | --profile NAME] [--chunk-rows N] [--progress/--no-progress]
     fastscore batch --sample N [--seed S] [-o OUTPUT] [...]
-    fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
+    fastscore waits HAND [--seat S] [--round R] [--flowers ..] [--streak N] [--closing] [--event NAME ...] [--rules FILE | --profile NAME] [--json]
     fastscore waits-batch INPUT [-o OUTPUT] [...]
     fastscore waits-batch --sample N [--seed S] [-o OUTPUT] [...]
     fastscore shanten HAND [--draw TILE] [--json]
@@ -35,6 +35,7 @@ from pathlib import Path
 import click
 
 from . import _display, _efficiency_cli, _rules_cli, _survey_cli
+from .events import EVENT_NAMES
 from .profiles import PROFILES
 from ._interrupts import stop_signals
 
@@ -93,6 +94,10 @@ flowers_option = click.option("--flowers", default="", show_default=False,
                               help="Flowers and seasons held, e.g. 1f5f (default: none).")
 streak_option = click.option("--streak", default=0, help="The dealer's streak (earlier consecutive wins).")
 closing_option = click.option("--closing", is_flag=True, help="Closing was declared (concealed hands only).")
+events_option = click.option("--event", "events", multiple=True, type=click.Choice(EVENT_NAMES),
+                             callback=lambda ctx, param, value: " ".join(value) or None,
+                             help="A timing event of the win (repeat for more): " + ", ".join(EVENT_NAMES)
+                                  + " (docs/rules.md, Events; scored by the Taiwanese profiles).")
 _rules_file_option = click.option("--rules", type=FILE,
                                   help="A rule table TOML file (default: the lrc profile, fastscore/rules.toml).")
 _profile_option = click.option("--profile", type=click.Choice(list(PROFILES)), default=None,
@@ -156,11 +161,13 @@ def _apply(command, options):
     return command
 
 
-def _hand_options(*, win: bool):
+def _hand_options(*, win: bool, events: bool = True):
     """HAND (with --win and --self-drawn for a win) and the context options of ``score``,
-    ``interpretations`` and ``waits``."""
+    ``interpretations`` and ``waits`` (and, without ``events``, ``discards``)."""
     options = [hand_argument, win_option, self_drawn_option] if win else [hand_argument]
-    options += [seat_option, round_option, flowers_option, streak_option, closing_option, rules_option, json_option]
+    options += [seat_option, round_option, flowers_option, streak_option, closing_option]
+    options += [events_option] if events else []
+    options += [rules_option, json_option]
     return lambda command: _apply(command, options)
 
 
@@ -435,7 +442,7 @@ def batch(**options) -> None:
     """Score every hand of INPUT (or --sample N random winning hands), chunk by chunk.
 
     INPUT: hand records, .jsonl, .csv or .parquet (columns hand, win,
-    self_drawn, seat, round, flowers, streak, closing; or hands written by
+    self_drawn, seat, round, flowers, streak, closing, events; or hands written by
     fastscore encode); with --dask a .parquet file or a folder of them.
 
     Writes one result row per input row, in input order, to OUTPUT when given;
@@ -496,7 +503,7 @@ def encode(
     (tile counts, declared sets, context) to OUTPUT.
 
     INPUT: hand records, .jsonl, .csv or .parquet (columns hand, win,
-    self_drawn, seat, round, flowers, streak, closing).
+    self_drawn, seat, round, flowers, streak, closing, events).
 
     batch and waits-batch read such a file without parsing (fastscore.io.ENCODED_COLUMNS).
     A bad record is kept as a flagged row with its message, so that the results

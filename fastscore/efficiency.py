@@ -94,7 +94,7 @@ def shanten_batch(batch: HandBatch) -> ShantenResult:
         If ``batch`` is not a HandBatch or a column has the wrong dtype or shape.
     """
     columns = kernel_columns(batch)
-    concealed, declared, win, _, seat, round_wind, _, streak, closing, error = columns
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = columns
     n = len(batch)
     out = np.empty((n, 5), dtype=np.int8)
     codes = np.empty(n, dtype=np.uint8)
@@ -275,7 +275,7 @@ def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
     from .waits import tile_efficiency, waits_batch
 
     columns = kernel_columns(batch)
-    concealed, declared, win, _, seat, round_wind, _, streak, closing, error = columns
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = columns
     n = len(batch)
     seen_rows = _seen_rows(seen, n)
     shanten_out = np.empty((n, N_KINDS), dtype=np.int8)

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .checks import COLUMNS, check_batch
+from .events import event_fault, parse_events
 from .kernels.checks import MAX_STREAK
 from .tiles import (
     MAX_DECLARED,
@@ -32,7 +33,7 @@ __all__ = ["RECORD_KEYS", "COLUMN_NAMES", "check_columns", "parse_record", "pars
            "flag_rows", "text_values", "decoded_records", "parse_win"]
 
 #: Keys of a hand record (JSON lines, CSV columns, dicts).
-RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing")
+RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "events")
 
 #: What an unknown column's message suggests, by caller: the readers of files (``fastscore batch``,
 #: :func:`fastscore.io.iter_batches`), and the batch constructors of the Python API.
@@ -184,7 +185,7 @@ def parse_record(record: Mapping, require_win: bool | None = True) -> tuple:
     -------
     tuple
         (concealed (34,) uint8, declared (5, 2) int8, win, self_drawn, seat,
-        round, flowers bitmask, streak, closing)
+        round, flowers bitmask, streak, closing, events bitmask)
 
     Raises
     ------
@@ -209,17 +210,39 @@ def parse_record(record: Mapping, require_win: bool | None = True) -> tuple:
     flowers = 0
     for n in parse_flowers(record.get("flowers") or ""):
         flowers |= 1 << (n - 1)
+    self_drawn = _flag(record.get("self_drawn", False), "self_drawn")
+    seat = parse_wind(_missing_as(record.get("seat"), "E"), "seat")
+    closing = _flag(record.get("closing", False), "closing")
+    events = _events(record.get("events"))
+    fault = event_fault(events, self_drawn if require_win is not False else None, seat, closing) if events else None
+    if fault:
+        raise HandError(ErrorCode.BAD_CONTEXT, fault)
     return (
         hand.concealed,
         declared,
         win,
-        _flag(record.get("self_drawn", False), "self_drawn"),
-        parse_wind(_missing_as(record.get("seat"), "E"), "seat"),
+        self_drawn,
+        seat,
         parse_wind(_missing_as(record.get("round"), "E"), "round"),
         flowers,
         _streak(record.get("streak", 0)),
-        _flag(record.get("closing", False), "closing"),
+        closing,
+        events,
     )
+
+
+def _events(value) -> int:
+    """The events bits of a record's ``events`` (:func:`fastscore.events.parse_events`).
+
+    Raises
+    ------
+    HandError (a ValueError)
+        ``ErrorCode.BAD_CONTEXT``, naming the unknown event.
+    """
+    try:
+        return parse_events(value)
+    except ValueError as exc:
+        raise HandError(ErrorCode.BAD_CONTEXT, str(exc)) from None
 
 
 def text_values(field: np.ndarray):
@@ -281,6 +304,7 @@ def parse_records(records: Iterable[Mapping], *, require_win: bool | None = True
             batch.flowers[i],
             batch.streak[i],
             batch.closing[i],
+            batch.events[i],
         ) = values
     return check_batch(batch, require_win=require_win)
 

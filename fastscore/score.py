@@ -15,6 +15,7 @@ import numpy as np
 
 from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
+from .events import event_fault, parse_events
 from .kernels.checks import MAX_STREAK
 from .kernels.score import (
     INFO_A,
@@ -185,7 +186,8 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         Columns of length N, in input order.
     """
     table = resolve_rules(rules)
-    concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error = kernel_columns(batch)
+    columns = kernel_columns(batch)
+    concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error = columns
     n = len(batch)
     out = BatchResult(
         payout=np.zeros(n, dtype=np.int32),
@@ -210,6 +212,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         flowers,
         streak,
         closing,
+        events,
         error,
         table.kernel_args,
         kernel_tables(),
@@ -223,8 +226,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         out.row_points,
         out.error,
     )
-    new = flag_faults((concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error),
-                      out.error, require_win=True)
+    new = flag_faults(columns, out.error, require_win=True)
     if new:
         out.messages = dict(sorted({**out.messages, **new}.items()))
     return out
@@ -250,7 +252,7 @@ def win_check(batch: HandBatch) -> np.ndarray:
     ValueError
         A column of the wrong dtype or shape (:func:`fastscore.checks.kernel_columns`).
     """
-    concealed, declared, win, _, seat, round_wind, _, streak, closing, error = kernel_columns(batch)
+    concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = kernel_columns(batch)
     out = np.zeros(len(batch), dtype=np.bool_)
     codes = np.empty(len(batch), dtype=np.uint8)
     win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, kernel_tables()[0], out,
@@ -258,10 +260,10 @@ def win_check(batch: HandBatch) -> np.ndarray:
     return out
 
 
-def _single(hand, win, self_drawn, seat, round, flowers, streak, closing) -> HandBatch:
+def _single(hand, win, self_drawn, seat, round, flowers, streak, closing, events=None) -> HandBatch:
     """A validated batch of one hand; raises ``ValueError`` naming the bad token."""
     record = dict(hand=hand, win=win, self_drawn=self_drawn, seat=seat, round=round,
-                  flowers=flowers, streak=streak, closing=closing)
+                  flowers=flowers, streak=streak, closing=closing, events=events)
     batch = HandBatch.from_records([record])
     if batch.error[0]:
         raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))
@@ -269,7 +271,7 @@ def _single(hand, win, self_drawn, seat, round, flowers, streak, closing) -> Han
 
 
 def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
-          closing=False, rules=None) -> Score:
+          closing=False, events=None, rules=None) -> Score:
     """Score one winning hand (LRC rules sections 3 to 6), in one compiled call that parses and scores
     (:func:`fastscore.kernels.single.score_text`; a batch of one for other argument types and errors).
 
@@ -292,6 +294,9 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         The dealer's streak (consecutive earlier wins).
     closing : bool
         Closing was declared (needs a concealed hand).
+    events : str, list of str or None
+        The win's timing events (:mod:`fastscore.events`), e.g. ``"last_tile"`` or
+        ``["after_gong", "last_tile"]``; default none.  Only the Taiwanese profiles score them.
     rules : RuleTable, str, path or None
         Rule table, profile name (``"lrc"``, ``"taiwan"``) or path; default the ``lrc`` profile.
 
@@ -303,7 +308,8 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     Raises
     ------
     ValueError
-        Invalid hand or context; the message names the token and the reason.
+        Invalid hand or context; the message names the token and the reason (an unknown event,
+        or an event that cannot happen with this win).
 
     Examples
     --------
@@ -317,7 +323,11 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
     if (table is not None and type(hand) is str and type(win) is str and type(flowers) is str
             and type(self_drawn) is bool and type(closing) is bool and type(streak) is int
             and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str
-            and seat in WIND_INDEX and round in WIND_INDEX):
+            and seat in WIND_INDEX and round in WIND_INDEX and (events is None or type(events) is str)):
+        bits = parse_events(events) if events else 0
+        fault = event_fault(bits, self_drawn, WIND_INDEX[seat], closing) if bits else None
+        if fault:
+            raise HandError(ErrorCode.BAD_CONTEXT, fault)
         text = hand + win + flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()
@@ -325,14 +335,14 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
             row_points = np.empty(len(row_ids), dtype=np.int16)
             code, is_win, shape, points, chicken, total, legal, payout = score_text(
                 np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(hand) + len(win), len(text),
-                self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, table.packed, suit_entries, dec_words,
-                row_points)
+                self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, bits, table.packed, suit_entries,
+                dec_words, row_points)
             if code == 0:  # numba returns Python ints and bools
                 values = row_points.tolist()
                 return _new_score(is_win=is_win, shape=SHAPE_NAMES[shape] if shape >= 0 else None,
                                   rows={row_ids[r]: values[r] for r in row_points.nonzero()[0].tolist()},
                                   points=points, chicken=chicken, total=total, legal=legal, payout=payout)
-    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing),
+    return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing, events),
                        rules if table is None else table).score_at(0)
 
 
@@ -368,7 +378,7 @@ def _groups(info_row, counts, declared) -> list[str]:
 
 
 def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
-                    closing=False, rules=None) -> list[dict]:
+                    closing=False, events=None, rules=None) -> list[dict]:
     """Every interpretation of one winning hand, scored (LRC rules sections 3, 6, 9.13).
 
     Same parameters and errors as :func:`score`.  Returns one dict per
@@ -376,11 +386,12 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     exposed ones in brackets), ``rows``, ``points``, ``chicken``, ``total``,
     ``legal``, ``payout``.  The hand's score is the best of them.
     """
-    batch = _single(hand, win, self_drawn, seat, round, flowers, streak, closing)
+    batch = _single(hand, win, self_drawn, seat, round, flowers, streak, closing, events)
     table: RuleTable = resolve_rules(rules)
     n, info, rows = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
-        int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), table.kernel_args,
+        int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), int(batch.events[0]),
+        table.kernel_args,
         kernel_tables(),
     )
     counts = batch.concealed[0].astype(np.int64)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .batch import HandBatch, held_counts
 from .checks import flag_faults, kernel_columns
+from .events import event_fault, parse_events
 from .kernels.checks import MAX_STREAK
 from .kernels.single import waits_text
 from .kernels.waits import waits_kernel
@@ -98,7 +99,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     """
     table = resolve_rules(rules)
     columns = kernel_columns(batch)
-    concealed, declared, win, _, seat, round_wind, flowers, streak, closing, error = columns
+    concealed, declared, win, _, seat, round_wind, flowers, streak, closing, events, error = columns
     n = len(batch)
     out = WaitsResult(
         mask=np.zeros((n, N_KINDS), dtype=np.bool_),
@@ -109,7 +110,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
         messages=dict(batch.messages),
     )
     waits_kernel(
-        concealed, declared, win, seat, round_wind, flowers, streak, closing, error, table.kernel_args,
+        concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, table.kernel_args,
         kernel_tables(), out.mask, out.payout_discard, out.payout_self_draw, out.n_waits, out.error,
     )
     new = flag_faults(columns, out.error, require_win=False)
@@ -118,7 +119,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     return out
 
 
-def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False, rules=None) -> dict:
+def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False, events=None, rules=None) -> dict:
     """The waits of one 16-tile hand and what each would pay (LRC rules section 7), in one compiled call
     (:func:`fastscore.kernels.single.waits_text`; a batch of one for other argument types and errors).
 
@@ -126,8 +127,9 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     ----------
     hand : str
         The 16 tiles in hand notation (docs/formats.md).
-    seat, round, flowers, streak, closing, rules
-        As in :func:`fastscore.score`.
+    seat, round, flowers, streak, closing, events, rules
+        As in :func:`fastscore.score`; an event that needs one way of winning (``after_gong``,
+        ``robbing_gong``, ``heavenly``) counts only in that way's payout.
 
     Returns
     -------
@@ -149,20 +151,24 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     # As in fastscore.score: the common call in one compiled call, anything else through a batch of one.
     if (table is not None and type(hand) is str and type(flowers) is str and type(closing) is bool
             and type(streak) is int and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
-            and round in WIND_INDEX):
+            and round in WIND_INDEX and (events is None or type(events) is str)):
+        bits = parse_events(events) if events else 0
+        fault = event_fault(bits, None, WIND_INDEX[seat], closing) if bits else None
+        if fault:
+            raise HandError(ErrorCode.BAD_CONTEXT, fault)
         text = hand + flowers
         if text.isascii():
             mask = np.empty(N_KINDS, dtype=np.bool_)
             discard = np.empty(N_KINDS, dtype=np.int32)
             self_draw = np.empty(N_KINDS, dtype=np.int32)
             code, _ = waits_text(np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(text), WIND_INDEX[seat],
-                                 WIND_INDEX[round], streak, closing, table.packed, *kernel_tables(), mask, discard,
+                                 WIND_INDEX[round], streak, closing, bits, table.packed, *kernel_tables(), mask, discard,
                                  self_draw)
             if code == 0:
                 return {TILE_NAMES[t]: {"discard": d, "self_draw": s}
                         for t, d, s in zip(np.flatnonzero(mask).tolist(), discard[mask].tolist(),
                                            self_draw[mask].tolist())}
-    record = dict(hand=hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing)
+    record = dict(hand=hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing, events=events)
     batch = HandBatch.from_records([record], require_win=False)
     if batch.error[0]:
         raise HandError(ErrorCode(int(batch.error[0])), batch.messages[0].removeprefix("row 0: "))

@@ -367,6 +367,7 @@ class Win:
     flowers: tuple  # flower numbers 1..8
     streak: int
     closing: bool
+    events: frozenset = frozenset()  # timing event names (docs/rules.md, Events)
 
     @cached_property
     def all_counts(self) -> list[int]:
@@ -758,6 +759,40 @@ def row_dealer_streak(i: Interpretation, w: Win) -> int:
     return w.streak if w.seat == 0 else 0
 
 
+# Timing events: each scores only when the win can have it (the way it was won, the seat).
+
+def row_last_tile_draw(i: Interpretation, w: Win) -> int:
+    return "last_tile" in w.events and w.self_drawn
+
+
+def row_last_tile_discard(i: Interpretation, w: Win) -> int:
+    return "last_tile" in w.events and not w.self_drawn
+
+
+def row_after_gong(i: Interpretation, w: Win) -> int:
+    return "after_gong" in w.events and w.self_drawn
+
+
+def row_robbing_gong(i: Interpretation, w: Win) -> int:
+    return "robbing_gong" in w.events and not w.self_drawn
+
+
+def row_heavenly_win(i: Interpretation, w: Win) -> int:
+    return "heavenly" in w.events and w.self_drawn and w.seat == 0
+
+
+def row_earthly_win(i: Interpretation, w: Win) -> int:
+    return "earthly" in w.events
+
+
+def row_heavenly_ready(i: Interpretation, w: Win) -> int:
+    return "ready_first" in w.events and w.closing
+
+
+def row_earthly_ready(i: Interpretation, w: Win) -> int:
+    return "ready_early" in w.events and w.closing
+
+
 PREDICATES = {
     "self_draw": row_self_draw,
     "concealed_hand": row_concealed_hand,
@@ -811,6 +846,14 @@ PREDICATES = {
     "eight_flowers": row_eight_flowers,
     "dealer": row_dealer,
     "dealer_streak": row_dealer_streak,
+    "last_tile_draw": row_last_tile_draw,
+    "last_tile_discard": row_last_tile_discard,
+    "after_gong": row_after_gong,
+    "robbing_gong": row_robbing_gong,
+    "heavenly_win": row_heavenly_win,
+    "earthly_win": row_earthly_win,
+    "heavenly_ready": row_heavenly_ready,
+    "earthly_ready": row_earthly_ready,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.
@@ -938,7 +981,7 @@ def _wind(value, what: str) -> int:
     raise ValueError(f"{what} must be one of E S W N, got {value!r}")
 
 
-def _situation(hand, win, self_drawn, seat, round, flowers, streak, closing) -> Win:
+def _situation(hand, win, self_drawn, seat, round, flowers, streak, closing, events=()) -> Win:
     parsed = parse_hand(hand)
     declared = tuple((SetKind(int(kind)), int(tile)) for kind, tile in parsed.declared)
     concealed16 = tuple(int(c) for c in parsed.concealed)
@@ -957,6 +1000,7 @@ def _situation(hand, win, self_drawn, seat, round, flowers, streak, closing) -> 
         flowers=flower_numbers,
         streak=int(streak),
         closing=bool(closing),
+        events=frozenset(events.split() if isinstance(events, str) else events or ()),
     )
 
 
@@ -970,6 +1014,7 @@ def score(
     flowers="",
     streak=0,
     closing=False,
+    events=(),
     rules_path=None,
 ) -> dict:
     """Score a hand; the result has the keys of the conformance files' ``result``.
@@ -977,7 +1022,7 @@ def score(
     ``{"is_win", "shape", "rows", "points", "chicken", "total", "legal", "payout"}``
     """
     rules = load_rules(None if rules_path is None else str(rules_path))
-    w = _situation(hand, parse_tile(win), self_drawn, seat, round, flowers, streak, closing)
+    w = _situation(hand, parse_tile(win), self_drawn, seat, round, flowers, streak, closing, events)
     if sum(w.concealed16) + 1 + 3 * len(w.declared) != 17:
         raise ValueError(f"{hand!r} does not hold 16 tiles before the win")
     if w.all_counts[w.win] > 4:
@@ -993,6 +1038,7 @@ def waits(
     flowers="",
     streak=0,
     closing=False,
+    events=(),
     rules_path=None,
 ) -> dict:
     """``{tile name: {"discard": payout, "self_draw": payout}}`` for every wait (section 7).
@@ -1001,7 +1047,7 @@ def waits(
     four times skipped, kept when the 17 tiles make any shape.
     """
     rules = load_rules(None if rules_path is None else str(rules_path))
-    w = _situation(hand, 0, False, seat, round, flowers, streak, closing)
+    w = _situation(hand, 0, False, seat, round, flowers, streak, closing, events)
     held = held_counts(list(w.concealed16), w.declared)
     result = {}
     for k in range(N_KINDS):

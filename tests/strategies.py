@@ -80,7 +80,7 @@ def special_concealed(draw, family: str):
 @st.composite
 def context(draw, concealed_hand: bool):
     flowers = draw(st.lists(st.integers(1, 8), unique=True, max_size=8).map(sorted))
-    return dict(
+    ctx = dict(
         self_drawn=draw(st.booleans()),
         seat=draw(st.sampled_from("ESWN")),
         round=draw(st.sampled_from("ESWN")),
@@ -88,6 +88,21 @@ def context(draw, concealed_hand: bool):
         streak=draw(st.sampled_from([0, 0, 1, 3])),
         closing=concealed_hand and draw(st.booleans()),
     )
+    if draw(st.booleans()):
+        ctx["events"] = " ".join(draw(st.lists(st.sampled_from(possible_events(ctx)), unique=True, max_size=3)))
+    return ctx
+
+
+def possible_events(ctx: dict) -> list[str]:
+    """The timing events a win with this context can have (docs/rules.md, Events), for the strategies:
+    a gong's replacement tile is self-drawn, a robbed gong's tile a discard, only East wins heavenly,
+    and ready is declared (with Closing) once.  Heavenly and earthly together are left out by choice
+    of one of them."""
+    events = ["last_tile"]
+    events += ["after_gong"] if ctx["self_drawn"] else ["robbing_gong"]
+    events += ["heavenly"] if ctx["self_drawn"] and ctx["seat"] == "E" else ["earthly"]
+    events += ["ready_first", "ready_early"][ctx["streak"] % 2:][:1] if ctx["closing"] else []
+    return events
 
 
 def _hand_text(concealed: list[int], declared) -> str:

@@ -267,7 +267,7 @@ def test_random_arrays_are_flagged_as_the_reference_flags_them(seed):
     streak[rows] = rng.integers(-3, 1003, rows.sum())
     closing |= pick()
     want = HandBatch(concealed, declared, win, base.self_drawn.copy(), seat, base.round.copy(), base.flowers.copy(),
-                     streak, closing, np.zeros(n, np.uint8))
+                     streak, closing, base.events.copy(), np.zeros(n, np.uint8))
     for require_win in (True, False):
         expected = want.take(slice(None))
         if not require_win:

@@ -35,7 +35,8 @@ def slow_batch(records, **kwargs) -> HandBatch:
     return HandBatch(**vars(parse_records(records, **kwargs)))
 
 
-COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error")
+COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "events",
+           "error")
 
 
 def assert_same(table, require_win: bool = True) -> HandBatch:
@@ -128,7 +129,14 @@ COLUMN_KINDS = {
 }
 COLUMN_KINDS["closing"] = COLUMN_KINDS["self_drawn"]
 COLUMN_KINDS["round"] = COLUMN_KINDS["seat"]
-ARROW_TYPES = {"bool": pa.bool_(), "int": pa.int64(), "float": pa.float64()}
+EVENT_WORDS = ["last_tile", "after_gong", "robbing_gong", "heavenly", "earthly", "ready_first", "Last_Tile", "tsumo"]
+COLUMN_KINDS["events"] = {
+    "string": st.one_of(st.none(), st.lists(st.sampled_from(EVENT_WORDS), max_size=3).map(" ".join),
+                        st.lists(st.sampled_from(EVENT_WORDS), max_size=2).map(",".join), st.text(max_size=5)),
+    "int": st.one_of(st.none(), st.integers(-1, 130)),
+    "list": st.one_of(st.none(), st.lists(st.sampled_from(EVENT_WORDS), max_size=3)),
+}
+ARROW_TYPES = {"bool": pa.bool_(), "int": pa.int64(), "float": pa.float64(), "list": pa.list_(pa.string())}
 
 
 @st.composite

@@ -166,7 +166,7 @@ def test_typed_records_json_and_parquet(tmp_path):
 def test_read_records_chunks_and_columns(tmp_path):
     path = write_csv(tmp_path / "hands.csv", RECORDS, extra_column=True)
     with pytest.raises(ValueError, match="hands.csv: unknown column 'comment'; fastscore reads the columns hand, "
-                                         "win, self_drawn, seat, round, flowers, streak, closing; .* --keep"):
+                                         "win, self_drawn, seat, round, flowers, streak, closing, events; .* --keep"):
         list(read_records(path, chunk_rows=2))  # a column fastscore does not read is not dropped unread
     chunks = list(read_records(path, chunk_rows=2, keep=["comment"]))
     assert [len(c) for c in chunks] == [2, 2, 1]
@@ -418,7 +418,8 @@ def test_hand_records_round_trip_sample():
     from fastscore import sample
     batch = sample.sample_winning(3000, 11)
     again = HandBatch.from_records(hand_records(batch))
-    for name in ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "error"):
+    for name in ("concealed", "declared", "win", "self_drawn", "seat", "round", "flowers", "streak", "closing", "events",
+                 "error"):
         np.testing.assert_array_equal(getattr(again, name), getattr(batch, name), err_msg=name)
 
 
@@ -426,7 +427,7 @@ def test_hand_records_format():
     batch = HandBatch.from_records(RECORDS)
     records = hand_records(batch)
     assert records[2] == {"hand": "123m456p234789s6z [555z]", "win": "6z", "self_drawn": True, "seat": "E",
-                          "round": "S", "flowers": "1f5f", "streak": 2, "closing": False}
+                          "round": "S", "flowers": "1f5f", "streak": 2, "closing": False, "events": None}
     assert records[BAD_ROW] == dict.fromkeys(records[0])
 
 

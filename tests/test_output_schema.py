@@ -219,8 +219,9 @@ def test_waits_output_has_no_all_null_column(tmp_path):
     assert invoke("waits-batch", "--sample", 300, "--seed", 9, "-o", out).exit_code == 0
     table = pq.read_table(out)
     assert "win" not in table.column_names
-    # every column but error (null: the row was analysed) has values
-    assert [name for name in table.column_names if table.column(name).null_count == table.num_rows] == ["error"]
+    # every column but events (null: no timing event) and error (null: the row was analysed) has values
+    assert [name for name in table.column_names
+            if table.column(name).null_count == table.num_rows] == ["events", "error"]
 
 
 def test_rows_option_errors(tmp_path):

@@ -16,7 +16,7 @@ from fastscore.kernels.features import N_FIELDS, SHAPE_NAMES, Features, Shape, r
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
 CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win",
-                  "exposed_sets")
+                  "exposed_sets", "events")
 PROFILE_TOMLS = [Path(str(resources.files("fastscore").joinpath(path))) for path in fastscore.profiles.PROFILES.values()]
 
 
@@ -102,7 +102,7 @@ def random_features(rng, n):
             concealed_p=int(rng.integers(0, 128)), concealed_s=int(rng.integers(0, 128)),
             n_sheungs=int(rng.integers(0, 6)), eyes=int(rng.integers(-1, 34)), single_wait=int(rng.integers(0, 2)),
             quads=int(rng.integers(0, 4)), orphans_m=int(rng.integers(0, 512)), orphans_p=int(rng.integers(0, 512)),
-            orphans_s=int(rng.integers(0, 512)), exposed_sets=int(rng.integers(0, 6)),
+            orphans_s=int(rng.integers(0, 512)), exposed_sets=int(rng.integers(0, 6)), events=int(rng.integers(0, 128)),
         )
 
 

@@ -25,6 +25,7 @@ import json
 import numpy as np
 
 from ..batch import HandBatch
+from ..events import ALL_EVENTS, events_text
 from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
 from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
@@ -137,6 +138,7 @@ _SET_TEXT = [[""] * len(TILE_NAMES)] + [
     for kind in list(SetKind)[1:]
 ]
 _FLOWER_TEXT = ["".join(f"{n}f" for n in range(1, 9) if bits >> (n - 1) & 1) for bits in range(256)]
+_EVENT_TEXT = [events_text(bits) or None for bits in range(ALL_EVENTS + 1)]
 _TEXTS: dict = {}  # pyarrow lookup arrays of the texts above (built once, when first needed)
 
 
@@ -150,6 +152,7 @@ def _texts():
         _TEXTS["tiles"] = pa.array(TILE_NAMES, pa.string())
         _TEXTS["winds"] = pa.array(list(WINDS), pa.string())
         _TEXTS["flowers"] = pa.array(_FLOWER_TEXT, pa.string())
+        _TEXTS["events"] = pa.array(_EVENT_TEXT, pa.string())
     return _TEXTS
 
 
@@ -215,6 +218,7 @@ def _input_arrays(batch: HandBatch) -> dict:
         "flowers": _take(texts["flowers"], batch.flowers.astype(np.int32), 256, mask=bad),
         "streak": pa.array(batch.streak.astype(np.int32), mask=bad),
         "closing": pa.array(batch.closing.astype(np.bool_), mask=bad),
+        "events": _take(texts["events"], batch.events.astype(np.int32), ALL_EVENTS + 1, mask=bad),
     }
 
 
@@ -229,7 +233,7 @@ def hand_records(batch: HandBatch) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{hand, win, self_drawn, seat, round, flowers, streak, closing}`` per
+        ``{hand, win, self_drawn, seat, round, flowers, streak, closing, events}`` per
         row, ``hand`` like ``"11m99p [234s]"``, ``win`` None when absent
         (-1); flagged rows have every value None.  Each record reads back
         (:func:`fastscore.records.parse_record`) as the same hand.

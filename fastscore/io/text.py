@@ -26,7 +26,7 @@ INPUT_SCHEMA = (
     "hand (string, required, e.g. '11m99m77p11s9s EE RR 333p'), "
     "win (string tile, required for scoring, e.g. '9s'), "
     "self_drawn (true/false), seat (E/S/W/N), round (E/S/W/N), flowers (e.g. '1f5f'), "
-    "streak (integer), closing (true/false); other columns only with --keep"
+    "streak (integer), closing (true/false), events (e.g. 'last_tile after_gong'); other columns only with --keep"
 )
 
 #: Key of the sentinel record that stands for an unreadable JSON line or CSV row.

@@ -10,11 +10,19 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit_inline
+from ..events import Event
 from .bits import ctpop64
 from .features import HONOURS
 
 __all__ = ["concealed_pong_count", "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs",
-           "round_wind_pong", "seat_wind_pong", "ping_hu", "all_exposed", "eight_flowers", "dealer", "dealer_streak"]
+           "round_wind_pong", "seat_wind_pong", "ping_hu", "all_exposed", "eight_flowers", "dealer", "dealer_streak",
+           "last_tile_draw", "last_tile_discard", "after_gong", "robbing_gong", "heavenly_win", "earthly_win",
+           "heavenly_ready", "earthly_ready"]
+
+# Event bits as plain ints (numba freezes module globals as constants).
+_LAST_TILE, _AFTER_GONG, _ROBBING_GONG = int(Event.LAST_TILE), int(Event.AFTER_GONG), int(Event.ROBBING_GONG)
+_HEAVENLY, _EARTHLY = int(Event.HEAVENLY), int(Event.EARTHLY)
+_READY_FIRST, _READY_EARLY = int(Event.READY_FIRST), int(Event.READY_EARLY)
 
 
 @jit_inline
@@ -107,3 +115,61 @@ def dealer(f):
 def dealer_streak(f):
     """One unit per dealer streak, for the dealer (East seat)."""
     return f.streak * np.int64(f.seat == 0)
+
+
+# ---------------------------------------------------------------------------------------------- timing events
+# Each reads the win's events (fastscore.events) and the way it was won, so that an event the win cannot
+# have (after_gong on a discard) scores nothing, and waits analysis, scoring both ways, counts it only
+# in the way it can happen.
+
+@jit_inline
+def _event(f, bit):
+    return np.int64((f.events & bit) != 0)
+
+
+@jit_inline
+def last_tile_draw(f):
+    """Self-drew the last tile of the wall."""
+    return f.self_drawn & _event(f, _LAST_TILE)
+
+
+@jit_inline
+def last_tile_discard(f):
+    """Won on the discard after the last tile of the wall was drawn."""
+    return (1 - f.self_drawn) & _event(f, _LAST_TILE)
+
+
+@jit_inline
+def after_gong(f):
+    """Self-drew the winning tile as the replacement tile after a gong."""
+    return f.self_drawn & _event(f, _AFTER_GONG)
+
+
+@jit_inline
+def robbing_gong(f):
+    """Won on the tile another player added to an exposed pong to make a gong."""
+    return (1 - f.self_drawn) & _event(f, _ROBBING_GONG)
+
+
+@jit_inline
+def heavenly_win(f):
+    """The dealer (East seat) won by self-draw on the dealt tiles."""
+    return f.self_drawn & np.int64(f.seat == 0) & _event(f, _HEAVENLY)
+
+
+@jit_inline
+def earthly_win(f):
+    """Won on the first discard of the hand, or by self-draw on one's first draw, before any claim."""
+    return _event(f, _EARTHLY)
+
+
+@jit_inline
+def heavenly_ready(f):
+    """Ready (Closing) declared with the first discard of the hand."""
+    return f.closing & _event(f, _READY_FIRST)
+
+
+@jit_inline
+def earthly_ready(f):
+    """Ready (Closing) declared in the first go-around, before any claim."""
+    return f.closing & _event(f, _READY_EARLY)

@@ -85,6 +85,7 @@ class Features(NamedTuple):
 
     exposed_sets : the number of exposed declared sets (a context field, last so that the record
         columns above keep their places).
+    events : the win's timing events, bits of :class:`fastscore.events.Event` (a context field).
     """
 
     word: int
@@ -114,6 +115,7 @@ class Features(NamedTuple):
     orphans_p: int
     orphans_s: int
     exposed_sets: int
+    events: int
 
 
 class Hand(NamedTuple):
@@ -213,7 +215,7 @@ def load_hand(concealed, declared, i):
 
 
 @jit_inline
-def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing):
+def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, events):
     """The context of one win of ``hand`` (a :class:`Hand`) on tile ``win``, as a :class:`Features`
     record whose interpretation fields are blank (shape -1, eyes -1, the rest 0)."""
     return Features(
@@ -222,7 +224,7 @@ def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing):
         round_wind=np.int64(round_wind), streak=np.int64(streak), win=np.int64(win),
         shape=-1, pongs=0, concealed_pongs=0, gongs=0, sheungs_m=0, sheungs_p=0, sheungs_s=0,
         concealed_m=0, concealed_p=0, concealed_s=0, n_sheungs=0, eyes=-1, single_wait=0, quads=0,
-        orphans_m=0, orphans_p=0, orphans_s=0, exposed_sets=np.int64(hand.n_exposed),
+        orphans_m=0, orphans_p=0, orphans_s=0, exposed_sets=np.int64(hand.n_exposed), events=np.int64(events),
     )
 
 
@@ -240,6 +242,7 @@ def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs
         concealed_s=np.int64(concealed_s), n_sheungs=np.int64(n_sheungs), eyes=np.int64(eyes),
         single_wait=np.int64(single_wait), quads=np.int64(quads), orphans_m=np.int64(orphans_m),
         orphans_p=np.int64(orphans_p), orphans_s=np.int64(orphans_s), exposed_sets=ctx.exposed_sets,
+        events=ctx.events,
     )
 
 
@@ -253,7 +256,7 @@ def self_drawn_context(ctx):
         sheungs_p=ctx.sheungs_p, sheungs_s=ctx.sheungs_s, concealed_m=ctx.concealed_m, concealed_p=ctx.concealed_p,
         concealed_s=ctx.concealed_s, n_sheungs=ctx.n_sheungs, eyes=ctx.eyes, single_wait=ctx.single_wait,
         quads=ctx.quads, orphans_m=ctx.orphans_m, orphans_p=ctx.orphans_p, orphans_s=ctx.orphans_s,
-        exposed_sets=ctx.exposed_sets,
+        exposed_sets=ctx.exposed_sets, events=ctx.events,
     )
 
 
@@ -281,4 +284,5 @@ def record_with_win(records, j, win, single_wait):
         concealed_m=records[j, 16], concealed_p=records[j, 17], concealed_s=records[j, 18],
         n_sheungs=records[j, 19], eyes=records[j, 20], single_wait=np.int64(single_wait), quads=records[j, 22],
         orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25], exposed_sets=records[j, 26],
+        events=records[j, 27],
     )

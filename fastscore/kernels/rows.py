@@ -37,8 +37,9 @@ import numpy as np
 from .._jit import jit_inline
 from .bits import ctpop64, cttz64
 from .codegen import evaluator
-from .family_rows import all_exposed, dealer, dealer_streak, eight_flowers, five_concealed_pongs, \
-    four_concealed_pongs, ping_hu, round_wind_pong, seat_wind_pong, three_concealed_pongs
+from .family_rows import after_gong, all_exposed, dealer, dealer_streak, earthly_ready, earthly_win, eight_flowers, \
+    five_concealed_pongs, four_concealed_pongs, heavenly_ready, heavenly_win, last_tile_discard, last_tile_draw, \
+    ping_hu, robbing_gong, round_wind_pong, seat_wind_pong, three_concealed_pongs
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
@@ -548,6 +549,15 @@ REGISTRY = (
     Row("eight_flowers", eight_flowers, scope=HAND),
     Row("dealer", dealer, scope=HAND),
     Row("dealer_streak", dealer_streak, max_units=1000, scope=HAND),
+    # Timing events (fastscore.events)
+    Row("last_tile_draw", last_tile_draw, scope=HAND),
+    Row("last_tile_discard", last_tile_discard, scope=HAND),
+    Row("after_gong", after_gong, scope=HAND),
+    Row("robbing_gong", robbing_gong, scope=HAND),
+    Row("heavenly_win", heavenly_win, scope=HAND),
+    Row("earthly_win", earthly_win, scope=HAND),
+    Row("heavenly_ready", heavenly_ready, scope=HAND),
+    Row("earthly_ready", earthly_ready, scope=HAND),
 )
 # fmt: on
 

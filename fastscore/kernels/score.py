@@ -158,8 +158,8 @@ def _interpretation(info_out, j, shape, a, b, c, evaluated, f):
 
 
 @jit
-def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits,
-                   rules, suit_entries, dec_words, counts, info_out, both=False):
+def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events,
+                   known_waits, rules, suit_entries, dec_words, counts, info_out, both=False):
     """Score every interpretation of one hand; return how many were written to ``info_out``.
 
     Parameters
@@ -172,6 +172,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         Winning tile 0-33.
     self_drawn, closing : bool; seat, round_wind : int 0-3 (E S W N);
     flowers : int bitmask (bit n-1 = flower n); streak : int
+    events : int bitmask of :class:`fastscore.events.Event`
     known_waits : int
         Number of waits of the 16 tiles if the caller knows it, else -1.
     rules : (K,) int64
@@ -194,13 +195,13 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
     hand = load_hand(rows, sets, 0)
-    return interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules,
+    return interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, events, known_waits, rules,
                             suit_entries, dec_words, rows, sets, 0, counts, hand, info_out, both)
 
 
 @jit_inline
-def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, known_waits, rules, suit_entries,
-                     dec_words, concealed, declared, i, counts, hand, info_out, both):
+def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, events, known_waits, rules,
+                     suit_entries, dec_words, concealed, declared, i, counts, hand, info_out, both):
     """:func:`interpret_hand` after :func:`fastscore.kernels.features.load_hand` of hand ``i`` of ``concealed``
     (N, 34) and ``declared`` (N, 5, 2); ``hand`` is its :class:`fastscore.kernels.features.Hand` record and
     ``counts`` (34,) int64 scratch.
@@ -211,7 +212,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     ``hand`` are evaluated once, on the context record, those of scope
     ``interpretation`` once per interpretation (:mod:`fastscore.kernels.rows`).
     """
-    ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing)
+    ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, events)
     hand_rows, hand_units = evaluate_hand(ctx)
     n = collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed, declared, i, counts, hand,
                                 info_out, info_out, False)
@@ -460,8 +461,8 @@ def make_scratch():
 BLOCK = 256
 
 
-def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rule_args,
-                tables, payout, total, points, legal, is_win, chicken, shape, row_points, codes):
+def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error,
+                rule_args, tables, payout, total, points, legal, is_win, chicken, shape, row_points, codes):
     """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns, any values: each row
@@ -479,14 +480,14 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         counts, info = make_scratch()
-        _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
-                     suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
+        _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error,
+                     rules, suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
                      row_points, codes, counts, info, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit_block
-def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, error, rules,
-                 suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
+def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error,
+                 rules, suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape, row_points,
                  codes, counts, info, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_score_rows`, with :func:`make_scratch`'s ``counts`` and ``info``.
 
@@ -507,8 +508,8 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
             continue
         # interpret_hand, inlined by hand: one call level less for the arrays passed down.
         hand = load_hand(concealed, declared, i)
-        m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i], -1,
-                             rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
+        m = interpret_loaded(win[i], self_drawn[i], seat[i], round_wind[i], flowers[i], streak[i], closing[i],
+                             events[i], -1, rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
                              False)
         j = best_interpretation(info, m)
         if j < 0:
@@ -577,13 +578,13 @@ def count_scoring_rows(row_points, counts):
 
 
 @jit
-def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rule_args,
-                           tables):
+def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events,
+                           rule_args, tables):
     """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R))."""
     rules = pack_rules(rule_args)
     _, suit_entries, dec_words = tables
     counts, info = make_scratch()
-    n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, -1,
+    n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, -1,
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, rules[RP_N_COLUMNS]), dtype=np.int64)
     for j in range(n):

@@ -92,7 +92,7 @@ def win_check_hand(concealed, declared, win, suit_info, scratch):
 
 @jit
 def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
-               suit_entries, dec_words, row_points, scratch):
+               suit_entries, dec_words, row_points, scratch, events=0):
     """Score one hand (LRC rules sections 2 to 6), the row check included.
 
     Parameters
@@ -116,6 +116,9 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         every table; a shorter array raises ValueError).
     scratch : tuple
         :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
+    events : int, optional
+        The win's timing events, bits of :class:`fastscore.events.Event` (default none); an event
+        that cannot happen with the win scores nothing (:func:`fastscore.events.event_fault`).
 
     Returns
     -------
@@ -138,8 +141,8 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     counts, info = scratch
     # The path of every row of the scoring kernel (fastscore.kernels.score._score_block).
-    m = interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, -1, rules, suit_entries,
-                         dec_words, rows, sets, 0, counts, load_hand(rows, sets, 0), info, False)
+    m = interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, np.int64(events), -1, rules,
+                         suit_entries, dec_words, rows, sets, 0, counts, load_hand(rows, sets, 0), info, False)
     j = best_interpretation(info, m)
     if j < 0:
         return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
@@ -150,12 +153,12 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
 
 @jit
 def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
-               dec_words, mask, payout_discard, payout_self_draw, scratch):
+               dec_words, mask, payout_discard, payout_self_draw, scratch, events=0):
     """The waits of one 16-tile hand and what each pays (LRC rules section 7, 9.10), the row check included.
 
     Parameters
     ----------
-    concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_entries, dec_words, scratch
+    concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_entries, dec_words, scratch, events
         As in :func:`score_hand` (no winning tile).
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
@@ -181,7 +184,8 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
     _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
                  np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
                  np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
-                 np.full(1, closing, dtype=np.bool_), np.zeros(1, dtype=np.uint8), rules, suit_info, suit_entries,
+                 np.full(1, closing, dtype=np.bool_), np.full(1, events, dtype=np.uint8), np.zeros(1, dtype=np.uint8),
+                 rules, suit_info, suit_entries,
                  dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
                  payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, 0, 1)
     return np.int64(codes[0]), np.int64(n_waits[0])
@@ -196,7 +200,7 @@ def _parse_hand(data, hand_end):
 
 
 @jit
-def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, rules,
+def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_wind, streak, closing, events, rules,
                suit_entries, dec_words, row_points):
     """Parse and score one hand written in notation (LRC rules section 8): :func:`score_hand`'s result.
 
@@ -221,12 +225,12 @@ def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_win
     if code != _OK:
         return np.int64(code), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     return score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
-                      suit_entries, dec_words, row_points, make_scratch())
+                      suit_entries, dec_words, row_points, make_scratch(), events)
 
 
 @jit
-def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, rules, suit_info, suit_entries,
-               dec_words, mask, payout_discard, payout_self_draw):
+def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, events, rules, suit_info,
+               suit_entries, dec_words, mask, payout_discard, payout_self_draw):
     """Parse and analyse one 16-tile hand written in notation: :func:`waits_hand`'s result.
 
     ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``)
@@ -240,7 +244,7 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, r
     if code != _OK:
         return np.int64(code), np.int64(0)
     return waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
-                      dec_words, mask, payout_discard, payout_self_draw, make_scratch())
+                      dec_words, mask, payout_discard, payout_self_draw, make_scratch(), events)
 
 
 @jit

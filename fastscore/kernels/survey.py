@@ -129,7 +129,7 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
         # The interpretations of the 17 tiles, collected as won on ``first`` (no single-wait test yet).
         row[0, first] -= 1
         hand = load_hand(row, sets, 0)
-        ctx = context(hand, first, self_drawn[i], hand_seat, hand_round, flowers[i], 0, False)
+        ctx = context(hand, first, self_drawn[i], hand_seat, hand_round, flowers[i], 0, False, 0)
         hand_rows, hand_units = evaluate_hand(ctx)
         m = collect_interpretations(ctx, 0, suit_entries, dec_words, row, sets, 0, counts, hand, info, records,
                                     True)

@@ -31,7 +31,7 @@ from .wait_shapes import maybe_ready, wait_mask_info
 __all__ = ["waits_kernel"]
 
 
-def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rule_args, tables,
+def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, rule_args, tables,
                 mask, payout_discard, payout_self_draw, n_waits, codes):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
@@ -46,13 +46,13 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
+        _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, rules, suit_info,
                      suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, make_scratch(),
                      b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit_block
-def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, error, rules, suit_info,
+def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, rules, suit_info,
                  suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a compiled function without reference counting
     (:func:`fastscore._jit.jit_block`) called once per block; ``scratch`` is :func:`make_scratch`'s."""
@@ -86,8 +86,8 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
             left &= left - 1
             mask[i, t] = True
             # One pass scores the win on a discard and, per interpretation, by self-draw.
-            m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], found,
-                                 rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
+            m = interpret_loaded(t, False, seat[i], round_wind[i], flowers[i], streak[i], closing[i], events[i],
+                                 found, rules, suit_entries, dec_words, concealed, declared, i, counts, hand, info,
                                  True)
             payout_discard[i, t] = info[best_interpretation(info, m), INFO_PAYOUT]
             best = best_interpretation(info, m, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
