@@ -51,7 +51,8 @@ def test_score_batch(benchmark, n, impl):
 
 
 @pytest.mark.parametrize("impl", ["jit_parallel", "jit"])
-@pytest.mark.parametrize("profile", list(PROFILES))
+# The taiwan-* app profiles have taiwan's rows with other values: they run at taiwan's speed.
+@pytest.mark.parametrize("profile", [name for name in PROFILES if not name.startswith("taiwan-")])
 def test_score_profile(benchmark, profile, impl):
     batch = winning(FAMILY_N)
     warm()

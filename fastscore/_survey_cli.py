@@ -42,8 +42,8 @@ def add_command(app: click.Group, *, options: dict, seed) -> None:
                                                           "sampler drew so) or a tile such as 9s (hands holding it).")
     @options["rules"]
     @click.option("--compare", type=str, metavar="FILE|PROFILE",
-                  help="A second rule table, a TOML file or a profile name (lrc, taiwan): score every hand "
-                       "under both and compare.")
+                  help="A second rule table, a TOML file or a profile name (lrc, taiwan, taiwan-zhaishenye, ...: "
+                       "fastscore.profiles.PROFILES): score every hand under both and compare.")
     @click.option("--sample", type=click.IntRange(min=1), help="Survey this many random winning hands instead of "
                                                                 "every complete concealed standard hand.")
     @options["seed"]

@@ -339,7 +339,7 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     Parameters
     ----------
     path : str or Path, optional
-        The name of a packaged profile (:data:`PROFILES`: ``"lrc"``, ``"taiwan"``), or a TOML file in
+        The name of a packaged profile (:data:`PROFILES`: ``"lrc"``, ``"taiwan"``, ...), or a TOML file in
         the format of the packaged ``rules.toml``; default: the packaged LRC table.  A name of
         :data:`PROFILES` is the profile even where a file of that name exists (write ``./taiwan`` for it).
 

@@ -19,8 +19,11 @@ from fastscore.rules import ROW_IDS, default_rules
 TAIWAN = dict(rules="taiwan")
 
 
+APP_PROFILES = ["taiwan", "taiwan-masters", "taiwan-mj888", "taiwan-zhaishenye", "taiwan-star31", "taiwan-zhonghua"]
+
+
 def test_the_profiles_are_known_by_name_and_lrc_is_the_default():
-    assert set(PROFILES) == {"lrc", "taiwan"}
+    assert list(PROFILES) == ["lrc", *APP_PROFILES]
     assert load_rules("lrc") is default_rules() is fastscore.rules.resolve_rules(None)
     lrc, taiwan = load_rules("lrc"), load_rules("taiwan")
     assert (lrc.name, taiwan.name) == ("lrc", "taiwan")
@@ -32,7 +35,8 @@ def test_the_profiles_are_known_by_name_and_lrc_is_the_default():
 
 
 def test_an_unknown_profile_is_named():
-    with pytest.raises(RuleTableError, match=r"unknown profile 'taiwn' \(known: lrc, taiwan\)"):
+    known = "lrc, taiwan, taiwan-masters, taiwan-mj888, taiwan-zhaishenye, taiwan-star31, taiwan-zhonghua"
+    with pytest.raises(RuleTableError, match=rf"unknown profile 'taiwn' \(known: {known}\)"):
         fastscore.rules.profile("taiwn")
 
 
@@ -156,6 +160,183 @@ def test_batch_columns_are_the_profiles_rows():
     assert [n for n in table.column_names if n.startswith("row_")] == [f"row_{r}" for r in taiwan.row_ids]
 
 
+# ---------------------------------------------------------------------------------------------- app tables
+
+# The tai tables of mahjong16 (repository yuweiiihuang/mahjong16), one flat {key: tai} JSON file each; values in
+# the order of SOURCE_PROFILES:
+#   taiwan_base       configs/profiles/taiwan_base.json @ 3cc450d3095ca6f14909992817ec51b5913649d8
+#   mahjong_masters   configs/profiles/mahjong_masters.json @ 489fd9c383cfe3b587a3001c45bb8bd5971bba9a
+#   mj888             configs/profiles/mj888.json @ 3cc450d3095ca6f14909992817ec51b5913649d8
+#   zhaishenye        configs/profiles/zhaishenye.json @ 489fd9c383cfe3b587a3001c45bb8bd5971bba9a
+#   gametower_star31  configs/scoring/profiles/gametower_star31.json @ 5a4d65df1e2bafff8c8efe287ee4baf707ec91e5
+#   zhonghua          configs/scoring/profiles/zhonghua.json @ dd5635165b25b65a27fdecb583713ca118646b9f
+SOURCE_PROFILES = {"taiwan": "taiwan_base", "taiwan-masters": "mahjong_masters", "taiwan-mj888": "mj888",
+                   "taiwan-zhaishenye": "zhaishenye", "taiwan-star31": "gametower_star31",
+                   "taiwan-zhonghua": "zhonghua"}
+MAHJONG16_TABLES = {
+    "dealer": (1, 1, 1, 1, 1, 1),
+    "quan_feng_ke": (1, 1, 1, 0, 1, 1),
+    "men_feng_ke": (1, 1, 1, 0, 1, 1),
+    "zheng_hua": (1, 1, 1, 0, 1, 1),
+    "hua_gang": (2, 1, 1, 2, 2, 2),
+    "zimo": (1, 1, 1, 2, 1, 1),
+    "menqing": (1, 1, 1, 2, 1, 1),
+    "menqing_zimo": (3, 3, 3, 5, 3, 3),
+    "ping_hu": (2, 2, 2, 3, 2, 2),
+    "dragon_pung": (1, 1, 1, 2, 1, 1),
+    "san_an_ke": (2, 2, 2, 3, 2, 2),
+    "si_an_ke": (5, 5, 5, 7, 5, 5),
+    "wu_an_ke": (8, 8, 8, 12, 8, 8),
+    "peng_peng_hu": (4, 4, 4, 6, 4, 4),
+    "hun_yi_se": (4, 4, 4, 6, 4, 4),
+    "qing_yi_se": (8, 8, 8, 12, 8, 8),
+    "zi_yi_se": (0, 16, 8, 16, 0, 8),
+    "xiao_san_yuan": (4, 4, 4, 6, 4, 4),
+    "da_san_yuan": (8, 8, 8, 12, 8, 8),
+    "xiao_si_xi": (8, 8, 8, 12, 8, 8),
+    "da_si_xi": (16, 16, 16, 24, 16, 16),
+    "du_ting": (1, 1, 1, 2, 1, 1),
+    "ting": (0, 0, 0, 2, 1, 0),
+    "quan_qiu_ren": (1, 1, 1, 3, 1, 2),
+    "he_di": (1, 1, 1, 2, 0, 1),
+    "hai_di": (1, 2, 1, 2, 1, 1),
+    "qiang_gang": (1, 1, 1, 2, 1, 1),
+    "gang_shang": (2, 2, 2, 4, 2, 2),
+    "qi_qiang_yi": (8, 0, 0, 16, 0, 0),
+    "ba_xian": (8, 8, 8, 16, 8, 8),
+    "di_ting": (8, 4, 8, 0, 4, 4),
+    "tian_ting": (16, 8, 0, 8, 8, 8),
+    "ren_hu": (0, 16, 0, 16, 0, 16),
+    "di_hu": (16, 16, 16, 24, 16, 16),
+    "tian_hu": (32, 16, 24, 36, 24, 16),
+}
+# mahjong16 key -> our row (docs/profiles/taiwan.md, "Rows").  `dealer` is 2n + 1 in every table, whatever its
+# value: `dealer` 1 and `dealer_streak` 2 a streak.  `ting` is the `closing` row; `ren_hu` and `qi_qiang_yi` are
+# not in the catalog (None).
+ROW_OF_KEY = {
+    "zimo": "self_draw", "menqing": "concealed_hand", "menqing_zimo": "concealed_self_draw", "du_ting": "single_wait",
+    "quan_qiu_ren": "all_exposed", "ping_hu": "ping_hu", "dealer": "dealer", "zheng_hua": "seat_flower",
+    "hua_gang": "flower_set", "ba_xian": "eight_flowers", "quan_feng_ke": "round_wind_pong",
+    "men_feng_ke": "seat_wind_pong", "dragon_pung": "dragon_pong", "xiao_san_yuan": "little_three_dragons",
+    "da_san_yuan": "big_three_dragons", "xiao_si_xi": "little_four_winds", "da_si_xi": "big_four_winds",
+    "peng_peng_hu": "all_pongs", "san_an_ke": "three_concealed_pongs", "si_an_ke": "four_concealed_pongs",
+    "wu_an_ke": "five_concealed_pongs", "hun_yi_se": "semi_pure", "qing_yi_se": "pure", "zi_yi_se": "all_honours",
+    "ting": "closing", "hai_di": "last_tile_draw", "he_di": "last_tile_discard", "gang_shang": "after_gong",
+    "qiang_gang": "robbing_gong", "tian_hu": "heavenly_win", "di_hu": "earthly_win", "tian_ting": "heavenly_ready",
+    "di_ting": "earthly_ready", **dict.fromkeys(["qi_qiang_yi", "ren_hu"]),
+}
+
+
+@pytest.mark.parametrize("name", APP_PROFILES)
+def test_each_app_profile_is_its_mahjong16_table(name):
+    column = list(SOURCE_PROFILES.values()).index(SOURCE_PROFILES[name])
+    # A key at 0 is not defined in mahjong16 (never in the breakdown): its row is left out, not in force.
+    expected = {ROW_OF_KEY[key]: values[column] for key, values in MAHJONG16_TABLES.items()
+                if ROW_OF_KEY[key] is not None and values[column] != 0}
+    expected["dealer"], expected["dealer_streak"] = 1, 2
+    table = load_rules(name)
+    assert {rid: table.value(rid) for rid in table.row_ids} == expected
+    assert table.name == name and SOURCE_PROFILES[name] in table.title
+    assert not table.chicken_rule and table.minimum.tolist() == [0, 0, 0, 0]
+    assert (table.pay_base, table.pay_unit) == (0, 1)
+    # What replaces what is taiwan's, less the rows not in force.
+    replaces = {r["id"]: r["replaces"] for r in table.to_dict()["rows"]}
+    taiwan = {r["id"]: [t for t in r["replaces"] if t in table.row_ids] for r in load_rules("taiwan").to_dict()["rows"]}
+    assert replaces == {rid: taiwan.get(rid, []) for rid in table.row_ids}
+
+
+# An all-honours hand: RRR G concealed, [EEE] [SSS] [WWW] [NNN] exposed, won on a discard of G (the only wait),
+# South seat.  The row-by-row sums, per profile:
+ALL_HONOURS_ROWS = {
+    # big_four_winds 16 (replaces the wind pongs) + dragon_pong 1 + all_pongs 4 + single_wait 1 = 22; all_honours
+    # is 0 (not in force) in taiwan_base and gametower_star31.
+    "taiwan": {"big_four_winds": 16, "dragon_pong": 1, "all_pongs": 4, "single_wait": 1},
+    "taiwan-star31": {"big_four_winds": 16, "dragon_pong": 1, "all_pongs": 4, "single_wait": 1},
+    # 16 + 1 + 4 + 1 + all_honours 16 = 38
+    "taiwan-masters": {"big_four_winds": 16, "dragon_pong": 1, "all_pongs": 4, "single_wait": 1, "all_honours": 16},
+    # 16 + 1 + 4 + 1 + all_honours 8 = 30
+    "taiwan-mj888": {"big_four_winds": 16, "dragon_pong": 1, "all_pongs": 4, "single_wait": 1, "all_honours": 8},
+    "taiwan-zhonghua": {"big_four_winds": 16, "dragon_pong": 1, "all_pongs": 4, "single_wait": 1, "all_honours": 8},
+    # big_four_winds 24 + dragon_pong 2 + all_pongs 6 + single_wait 2 + all_honours 16 = 50
+    "taiwan-zhaishenye": {"big_four_winds": 24, "dragon_pong": 2, "all_pongs": 6, "single_wait": 2,
+                          "all_honours": 16},
+}
+ALL_HONOURS_TOTALS = {"taiwan": 22, "taiwan-star31": 22, "taiwan-masters": 38, "taiwan-mj888": 30,
+                      "taiwan-zhonghua": 30, "taiwan-zhaishenye": 50}
+
+
+@pytest.mark.parametrize("name", APP_PROFILES)
+def test_all_honours_per_app_profile(name):
+    s = score("RRR G [EEE] [SSS] [WWW] [NNN]", "G", seat="S", rules=name)
+    assert s.rows == ALL_HONOURS_ROWS[name]
+    assert (s.total, s.payout, s.legal) == (ALL_HONOURS_TOTALS[name], ALL_HONOURS_TOTALS[name], True)
+
+
+@pytest.mark.parametrize("name", ["taiwan-masters", "taiwan-mj888"])
+def test_a_flower_set_is_one_tai_in_masters_and_mj888(name):
+    # The edge-wait hand with flowers 1f 5f 6f 7f 8f, South seat: seat_flower (6f) 1 + flower_set (5f-8f) 1 +
+    # single_wait 1 + concealed_hand 1 = 4 (5 under taiwan: flower_set 2).
+    s = score("123m456m789p234s55s12p", "3p", seat="S", flowers="1f5f6f7f8f", rules=name)
+    assert s.rows == {"seat_flower": 1, "flower_set": 1, "single_wait": 1, "concealed_hand": 1} and s.total == 4
+
+
+def test_zhaishenye_values():
+    zhaishenye = dict(rules="taiwan-zhaishenye")
+    # The ping_hu hand: ping_hu 3 + concealed_hand 2 = 5 (taiwan 2 + 1 = 3).
+    s = score("123m456m789p234s55s67p", "5p", seat="S", **zhaishenye)
+    assert s.rows == {"ping_hu": 3, "concealed_hand": 2} and s.total == 5
+    # Self-drawn four concealed pongs (the pong test's hand): four_concealed_pongs 7 + concealed_self_draw 5 = 12
+    # (taiwan 5 + 3 = 8).
+    s = score("111m222p333s789s55m99p", "9p", self_drawn=True, seat="S", **zhaishenye)
+    assert s.rows == {"four_concealed_pongs": 7, "concealed_self_draw": 5} and s.total == 12
+    # No seat_flower: flowers 1f 5f 6f 7f 8f on the edge-wait hand, South seat: flower_set 2 + single_wait 2 +
+    # concealed_hand 2 = 6 (taiwan: seat_flower 1 + 2 + 1 + 1 = 5).
+    s = score("123m456m789p234s55s12p", "3p", seat="S", flowers="1f5f6f7f8f", **zhaishenye)
+    assert s.rows == {"flower_set": 2, "single_wait": 2, "concealed_hand": 2} and s.total == 6
+    # No wind pong rows: the dealer's exposed [EEE] in the East round scores nothing; dealer 1 +
+    # little_three_dragons 6 = 7 (taiwan: dealer 1 + round_wind_pong 1 + seat_wind_pong 1 + 4 = 7).
+    s = score("RRR GGG 123m 45p WhWh [EEE]", "6p", seat="E", **zhaishenye)
+    assert s.rows == {"dealer": 1, "little_three_dragons": 6} and s.total == 7
+    # The dealer is 2n + 1 here too: streak 2, dealer 1 + dealer_streak 4 + ping_hu 3 + concealed_hand 2 = 10.
+    s = score("123m456m789p234s55s67p", "5p", seat="E", streak=2, **zhaishenye)
+    assert s.rows == {"dealer": 1, "dealer_streak": 4, "ping_hu": 3, "concealed_hand": 2} and s.total == 10
+
+
+def test_zhonghua_all_exposed_is_two_tai():
+    # Five exposed sets and a single 5s, won on a discard of 5s: all_exposed 2 + single_wait 1 = 3 (taiwan 1 + 1).
+    s = score("5s [123m] [456m] [789p] [234s] [777s]", "5s", seat="S", rules="taiwan-zhonghua")
+    assert s.rows == {"all_exposed": 2, "single_wait": 1} and s.total == 3
+
+
+def test_star31_scores_as_taiwan():
+    # gametower_star31 differs from taiwan_base only in timing rows (not in the catalog yet): the same rows in
+    # force, the same points, so the same scores for every hand.
+    assert load_rules("taiwan-star31").row_ids == load_rules("taiwan").row_ids
+    hands = fastscore.sample_winning(2_000, seed=31)
+    a, b = score_batch(hands, rules="taiwan"), score_batch(hands, rules="taiwan-star31")
+    for field in ("payout", "total", "is_win", "row_points"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert a.total[a.is_win].sum() > 0
+
+
+@pytest.mark.parametrize("name", APP_PROFILES[1:])
+def test_app_profiles_score_the_same_units_as_taiwan(name):
+    # The same predicates and replacements, other values: each row that both profiles have in force scores the
+    # same units per hand (points / value), and the total is the sum of the rows (no base, minimum or Chicken).
+    hands = fastscore.sample_winning(3_000, seed=7)
+    ours, theirs = score_batch(hands, rules=name), score_batch(hands, rules="taiwan")
+    table, taiwan = load_rules(name), load_rules("taiwan")
+    assert ours.row_ids == table.row_ids
+    assert np.array_equal(ours.row_points.sum(axis=1, dtype=np.int64), ours.total)
+    assert ours.legal[ours.is_win].all() and not ours.chicken.any()
+    shared = [rid for rid in table.row_ids if rid in taiwan.row_ids]
+    for rid in shared:
+        a = ours.row_points[:, ours.row_ids.index(rid)].astype(np.int64) * taiwan.value(rid)
+        b = theirs.row_points[:, theirs.row_ids.index(rid)].astype(np.int64) * table.value(rid)
+        assert np.array_equal(a, b), rid
+    assert ours.row_points.any(axis=0).sum() >= 5  # the sample scores several rows
+
+
 # ---------------------------------------------------------------------------------------------- command line
 
 def test_cli_score_with_a_profile_prints_its_rows():
@@ -214,11 +395,16 @@ def test_a_row_left_out_of_a_table_is_not_in_force(tmp_path):
     assert less.rows == {k: v for k, v in full.rows.items() if k != "good_eyes"} and less.points == full.points - 2
 
 
-def test_the_profile_docs_explain_every_row():
+@pytest.mark.parametrize("name", APP_PROFILES)
+def test_the_profile_docs_explain_every_row(name):
+    # Each row in force has its line in the doc's row table, with its points first: "| `pure` | 8 | ...".
     root = Path(__file__).resolve().parents[1]
-    text = (root / "docs" / "profiles" / "taiwan.md").read_text()
-    for rid in load_rules("taiwan").row_ids:
-        assert f"`{rid}`" in text, rid
+    lines = (root / "docs" / "profiles" / f"{name}.md").read_text().splitlines()
+    table = load_rules(name)
+    for rid in table.row_ids:
+        line = next((line for line in lines if line.startswith(f"| `{rid}` |")), None)
+        assert line is not None, rid
+        assert int(line.split("|")[2].split()[0]) == table.value(rid), (rid, line)
 
 
 # mahjong16's own scoring tests that state a legal hand (docs/profiles/taiwan.md, "Checked against mahjong16's

@@ -7,9 +7,16 @@ list them without loading anything.
 """
 
 #: Profile name -> its file, relative to the ``fastscore`` package.  ``lrc`` is the default table.
+#: ``taiwan`` and the ``taiwan-*`` profiles are the app tables of the mahjong16 project
+#: (docs/profiles/): the same rows with other values.
 PROFILES = {
     "lrc": "rules.toml",
-    "taiwan": "profiles/taiwan.toml",
+    "taiwan": "profiles/taiwan.toml",                    # mahjong16 taiwan_base
+    "taiwan-masters": "profiles/taiwan-masters.toml",        # mahjong16 mahjong_masters
+    "taiwan-mj888": "profiles/taiwan-mj888.toml",            # mahjong16 mj888
+    "taiwan-zhaishenye": "profiles/taiwan-zhaishenye.toml",  # mahjong16 zhaishenye
+    "taiwan-star31": "profiles/taiwan-star31.toml",          # mahjong16 gametower_star31
+    "taiwan-zhonghua": "profiles/taiwan-zhonghua.toml",      # mahjong16 zhonghua
 }
 
 __all__ = ["PROFILES"]
