@@ -308,15 +308,28 @@ def test_zhonghua_all_exposed_is_two_tai():
     assert s.rows == {"all_exposed": 2, "single_wait": 1} and s.total == 3
 
 
-def test_star31_scores_as_taiwan():
-    # gametower_star31 differs from taiwan_base only in timing rows (not in the catalog yet): the same rows in
-    # force, the same points, so the same scores for every hand.
-    assert load_rules("taiwan-star31").row_ids == load_rules("taiwan").row_ids
+def test_star31_differs_from_taiwan_only_in_timing_rows():
+    # gametower_star31 differs from taiwan_base only in timing rows: ting (closing) 1, no he_di, tian_hu 24,
+    # tian_ting 8, di_ting 4.  Hands without Closing and without events score the same under both.
+    star31, taiwan = load_rules("taiwan-star31"), load_rules("taiwan")
+    timing = {"closing", "last_tile_discard", "heavenly_win", "heavenly_ready", "earthly_ready"}
+    assert set(star31.row_ids) ^ set(taiwan.row_ids) == {"closing", "last_tile_discard"}
+    assert all(star31.value(r) == taiwan.value(r) for r in star31.row_ids if r not in timing)
     hands = fastscore.sample_winning(2_000, seed=31)
+    hands.closing[:] = False
     a, b = score_batch(hands, rules="taiwan"), score_batch(hands, rules="taiwan-star31")
-    for field in ("payout", "total", "is_win", "row_points"):
+    for field in ("payout", "total", "is_win"):
         assert np.array_equal(getattr(a, field), getattr(b, field)), field
     assert a.total[a.is_win].sum() > 0
+    # The dealer's heavenly win, ready declared with the first discard: concealed_self_draw 3
+    # + four_concealed_pongs 5 + single_wait 1 + dealer 1 = 10, then heavenly_win 32 + heavenly_ready 16 = 58 under
+    # taiwan, heavenly_win 24 + heavenly_ready 8 + closing 1 = 43 under star31.
+    hand = dict(self_drawn=True, seat="E", closing=True, events="heavenly ready_first")
+    assert score("111122223333m 444p E", "E", rules="taiwan", **hand).total == 58
+    s = score("111122223333m 444p E", "E", rules="taiwan-star31", **hand)
+    assert s.rows == {"concealed_self_draw": 3, "four_concealed_pongs": 5, "single_wait": 1, "dealer": 1,
+                      "heavenly_win": 24, "heavenly_ready": 8, "closing": 1}
+    assert s.total == 43
 
 
 @pytest.mark.parametrize("name", APP_PROFILES[1:])
