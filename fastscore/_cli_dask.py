@@ -78,7 +78,7 @@ def run_dask(*, kind: str, address: str, input: Path | None, output: Path | None
         elif kind == "waits":
             job = functools.partial(fdask.waits_parquet, waits_json=waits_json, rules=table)
         elif kind == "shanten":
-            job = fdask.shanten_parquet
+            job = functools.partial(fdask.shanten_parquet, rules=table)
         else:
             job = functools.partial(fdask.discards_parquet, rules=table)
         show = progress if progress is not None else sys.stderr.isatty()

@@ -3,10 +3,10 @@ command group by :func:`add_commands`.
 
 Commands::
 
-    fastscore shanten HAND [--draw TILE] [--json]
+    fastscore shanten HAND [--draw TILE] [--rules FILE | --profile NAME] [--json]
     fastscore discards HAND [--draw TILE] [--seen TILES] [--seat S] [--round R] [--flowers ..]
                        [--streak N] [--closing] [--rules FILE | --profile NAME] [--json]
-    fastscore shanten-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch but --rules and --profile]
+    fastscore shanten-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
     fastscore discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
 
 HAND is 16 tiles (17 with ``--draw``), or 17 tiles written out (hand notation: docs/formats.md).
@@ -34,7 +34,8 @@ def _meaning(value: int) -> str:
     return "complete" if value < 0 else "ready" if value == 0 else f"{value} exchange{'s' * (value > 1)} from ready"
 
 
-def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, batch_options, batch_command):
+def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, rules_option, batch_options,
+                 batch_command):
     """Define ``shanten``, ``discards``, ``shanten-batch`` and ``discards-batch`` with the command line's option
     helpers and its batch body (:mod:`fastscore.cli`: ``_batch_options``, ``_batch_command``) and add them
     to ``app``."""
@@ -44,16 +45,19 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, 
     @click.command("shanten")
     @hand_argument
     @draw_option
+    @rules_option
     @json_option
-    def shanten_command(hand: str, draw: str | None, as_json: bool) -> None:
+    def shanten_command(hand: str, draw: str | None, rules, as_json: bool) -> None:
         """Shanten of a hand: exchanges from ready (0 ready, -1 complete), best and per shape.
 
         HAND: 16 tiles, or 17 after the draw, e.g. '123m456p789s11z 2345s 9m' (hand notation: docs/formats.md).
+        Only the shapes that win under the rule table count (the Taiwanese profiles: the standard shape).
         """
         from .efficiency import SHAPE_NAMES, shanten
 
+        table = _rule_table(rules)
         try:
-            result = shanten(hand, draw)
+            result = shanten(hand, draw, rules=table)
         except ValueError as exc:
             _fail(str(exc))
         if as_json:
@@ -111,13 +115,10 @@ def add_commands(app: click.Group, *, hand_options, hand_argument, json_option, 
         without win is a 16-tile hand, a row with one a 17-tile hand, win being the drawn
         tile.  Output columns (int8): shanten (the best: 0 ready, -1 complete),
         shanten_standard, shanten_nico_nico, shanten_thirteen_orphans,
-        shanten_sixteen_orphans (null where the hand cannot take the shape, and in bad
-        rows), then error; with --sample each dealt 16-tile hand's columns (as input,
-        without win) come first.  --rules and --profile are refused: shanten does not depend on the rules.
+        shanten_sixteen_orphans (null where the hand cannot take the shape or the shape
+        does not win under --rules/--profile, and in bad rows), then error; with --sample
+        each dealt 16-tile hand's columns (as input, without win) come first.
         """
-        if options["rules"] is not None:
-            _fail("--rules/--profile: shanten does not depend on the rule table (discards-batch uses it for the "
-                  "payouts)")
         batch_command("shanten", **options)
 
     @click.command("discards-batch")

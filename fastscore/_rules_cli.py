@@ -70,5 +70,6 @@ def add_command(app: click.Group, *, rules_option, json_option) -> None:
         payout = data["payout"]
         if (payout["base"], payout["unit"]) != (0, 1):
             click.echo(f"payout of a legal win: {payout['base']} + {payout['unit']} x total")
+        click.echo("shapes that win: " + ", ".join(name.replace("_", " ") for name in data["win"]["shapes"]))
 
     app.add_command(rules)

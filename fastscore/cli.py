@@ -532,7 +532,7 @@ def _no_folders(input: Path | None, output: Path | None) -> None:
 
 
 _efficiency_cli.add_commands(app, hand_options=_hand_options, hand_argument=hand_argument, json_option=json_option,
-                             batch_options=_batch_options, batch_command=_batch_command)
+                             rules_option=rules_option, batch_options=_batch_options, batch_command=_batch_command)
 _survey_cli.add_command(app, options=dict(rules=rules_option, seed=seed_option, progress=progress_option,
                                           dask=dask_option, file=FILE), seed=_seed)
 _rules_cli.add_command(app, rules_option=rules_option, json_option=json_option)

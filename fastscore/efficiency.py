@@ -26,6 +26,7 @@ from .checks import flag_faults, kernel_columns
 from .kernels.discards import discard_kernel
 from .kernels.shanten import NO_SHAPE, shanten_kernel
 from .kernels.single import shanten_text
+from .rules import resolve_rules
 from .shanten_tables import shanten_tables
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 
@@ -73,7 +74,7 @@ class Shanten(NamedTuple):
     sixteen_orphans: int | None
 
 
-def shanten_batch(batch: HandBatch) -> ShantenResult:
+def shanten_batch(batch: HandBatch, rules=None) -> ShantenResult:
     """Shanten of every hand of a batch, best and per shape (LRC rules sections 2, 3, 7).
 
     Parameters
@@ -83,6 +84,9 @@ def shanten_batch(batch: HandBatch) -> ShantenResult:
         17-tile hands, the tile in ``win`` being the draw.  Every row is
         checked (:func:`fastscore.kernels.checks.row_fault`); a bad row is
         flagged in ``error`` with its message, and the rest are worked out.
+    rules : RuleTable, profile name, path or None
+        Only the shapes that win under this table count (``[win] shapes``; default the ``lrc`` profile,
+        every shape): the others read :data:`NO_SHAPE` and the best is the least of the rest.
 
     Returns
     -------
@@ -92,7 +96,10 @@ def shanten_batch(batch: HandBatch) -> ShantenResult:
     ------
     ValueError
         If ``batch`` is not a HandBatch or a column has the wrong dtype or shape.
+    RuleTableError
+        ``rules`` cannot be loaded.
     """
+    win_shapes = resolve_rules(rules).win_shapes
     columns = kernel_columns(batch)
     concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = columns
     n = len(batch)
@@ -101,11 +108,21 @@ def shanten_batch(batch: HandBatch) -> ShantenResult:
     number_table, honour_table = shanten_tables()
     shanten_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
                    out, codes)
+    _only_winning_shapes(out, win_shapes)
     messages = dict(batch.messages)
     new = flag_faults(columns, codes, require_win=False)
     if new:
         messages = dict(sorted({**messages, **new}.items()))
     return ShantenResult(out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4], codes, messages)
+
+
+def _only_winning_shapes(out: np.ndarray, win_shapes: np.ndarray) -> None:
+    """In ``out`` (N, 5) int8 (best, then per shape), the shapes that do not win (``win_shapes`` (4,) bool)
+    become :data:`NO_SHAPE` and the best the least of the others (the standard shape always wins)."""
+    if win_shapes.all():
+        return
+    out[:, 1:][:, ~win_shapes] = NO_SHAPE
+    out[:, 0] = out[:, 1:].min(axis=1)  # NO_SHAPE is int8's largest value
 
 
 def hand_batch(hand: str, drawn=None, *, allow_16: bool = True) -> HandBatch:
@@ -145,7 +162,7 @@ def hand_batch(hand: str, drawn=None, *, allow_16: bool = True) -> HandBatch:
     return checked
 
 
-def shanten(hand: str, drawn=None) -> Shanten:
+def shanten(hand: str, drawn=None, *, rules=None) -> Shanten:
     """Shanten of one hand, best and per shape (LRC rules sections 3, 7): a batch of one of :func:`shanten_batch`.
 
     Parameters
@@ -154,16 +171,21 @@ def shanten(hand: str, drawn=None) -> Shanten:
         16 tiles in hand notation (docs/formats.md), or 17 (a hand after its draw).
     drawn : str, optional
         The 17th tile, for a 16-tile ``hand``.
+    rules : RuleTable, profile name, path or None
+        Only the shapes that win under this table count (``[win] shapes``; default every shape).
 
     Returns
     -------
     Shanten
-        ``shanten`` 0 when ready, -1 when complete (17 tiles); a shape the hand cannot take is None.
+        ``shanten`` 0 when ready, -1 when complete (17 tiles); a shape the hand cannot take, or that does
+        not win under ``rules``, is None.
 
     Raises
     ------
     ValueError
         Invalid hand, naming the token (:class:`~fastscore.HandError`).
+    RuleTableError
+        ``rules`` cannot be loaded.
 
     Examples
     --------
@@ -174,6 +196,7 @@ def shanten(hand: str, drawn=None) -> Shanten:
     """
     # A plain ASCII str goes through one compiled call that parses and works it out; anything else, and any
     # hand that fails to parse or check, through the batch of one, which names the bad token.
+    win_shapes = resolve_rules(rules).win_shapes
     values = None
     if type(hand) is str and (drawn is None or type(drawn) is str) and (hand + (drawn or "")).isascii():
         text = (hand + (drawn or "")).encode()
@@ -186,7 +209,9 @@ def shanten(hand: str, drawn=None) -> Shanten:
         result = shanten_batch(hand_batch(hand, drawn))
         values = [int(column[0]) for column in (result.shanten, result.standard, result.nico_nico,
                                                 result.thirteen_orphans, result.sixteen_orphans)]
-    return Shanten(values[0], *(None if v == NO_SHAPE else v for v in values[1:]))
+    row = np.array([values], dtype=np.int8)
+    _only_winning_shapes(row, win_shapes)
+    return Shanten(int(row[0, 0]), *(None if v == NO_SHAPE else int(v) for v in row[0, 1:]))
 
 
 @dataclass
@@ -258,8 +283,8 @@ def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
     seen : array_like, shape (N, 34) or (34,), optional
         Copies of each kind visible elsewhere (discards, other players' exposed sets), not counting
         the hand's own tiles.  The discarded tile itself counts as seen for its waits' live copies.
-    rules : RuleTable, path or None
-        Rule table for the payouts; default the packaged one.
+    rules : RuleTable, profile name, path or None
+        Rule table for the payouts and the shapes that win (``[win] shapes``); default the ``lrc`` profile.
 
     Returns
     -------
@@ -285,7 +310,7 @@ def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
     codes = np.empty(n, dtype=np.uint8)
     number_table, honour_table = shanten_tables()
     discard_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, seen_rows, number_table,
-                   honour_table, shanten_out, useful, live_useful, live, codes)
+                   honour_table, resolve_rules(rules).win_shapes_bits, shanten_out, useful, live_useful, live, codes)
     messages = dict(batch.messages)
     new = flag_faults(columns, codes, require_win=True)
     if new:

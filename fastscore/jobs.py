@@ -91,7 +91,7 @@ def require_win_of(kind: str) -> bool | None:
 def _shanten(batch: HandBatch, table: RuleTable):
     from . import efficiency  # looked up at each call (tests replace it)
 
-    return efficiency.shanten_batch(batch)
+    return efficiency.shanten_batch(batch, rules=table)
 
 
 def _discards(batch: HandBatch, table: RuleTable):

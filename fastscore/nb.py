@@ -9,7 +9,7 @@ tile), C-contiguous; the context is plain integers and booleans.  Every
 function runs the row check first and returns a nonzero code for a hand
 that fails it (nothing else is then meaningful).
 
-- :func:`win_check_hand` ``(concealed, declared, win, suit_info, scratch) -> (code, is_win)``
+- :func:`win_check_hand` ``(concealed, declared, win, suit_info, scratch, win_shapes=15) -> (code, is_win)``
 - :func:`score_hand` ``(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak,
   closing, rules, suit_entries, dec_words, row_points, scratch) -> (code, is_win, shape, points,
   chicken, total, legal, payout)``
@@ -22,10 +22,15 @@ that fails it (nothing else is then meaningful).
   for a shape the hand cannot take (LRC rules sections 3, 7; :mod:`fastscore.efficiency`).  Its tables
   come from :func:`shanten_tables`, its scratch from :func:`make_shanten_scratch` (numba-callable).
 - :func:`discards_hand` ``(concealed, declared, win, seen, number_table, honour_table, shanten_scratch,
-  shanten, useful, live_useful) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):
+  shanten, useful, live_useful, win_shapes=15) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):
   for each kind ``x`` held, ``shanten[x]`` after discarding it (:data:`NO_SHAPE` for a kind not held),
   ``useful[x]`` the bitmask of the draws that would then lower it, ``live_useful[x]`` their copies
   neither held nor in ``seen`` (34,); outputs ``(34,)`` int8, int64, int16 (:func:`fastscore.discards`).
+
+``win_shapes`` is the shapes that make a win, bit s for shape s: a table's
+:attr:`fastscore.rules.RuleTable.win_shapes_bits` (15, every shape, for ``lrc``; 1, the standard shape, for
+the Taiwanese profiles); the packed rule array of :func:`rule_array` carries it for :func:`score_hand` and
+:func:`waits_hand`.  :func:`shanten_hand` reports every shape.
 
 The rule table and the per-suit tables are arrays passed in: get them once,
 in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is

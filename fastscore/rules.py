@@ -73,6 +73,9 @@ class RuleTable:
     pay_base, pay_unit : int
         The payout of a legal win is ``pay_base + pay_unit x total`` (plus the LRC dealer rows for East)
         (``[payout] base`` and ``unit``; 0 and 1 by default).
+    win_shapes : ndarray, shape (4,), bool
+        ``win_shapes[shape]``: a hand that completes that shape (LRC rules section 3) is a win under this
+        table (``[win] shapes``; every shape by default). The standard shape always is.
     """
 
     points: np.ndarray
@@ -91,6 +94,7 @@ class RuleTable:
     chicken_rule: bool = True
     pay_base: int = 0
     pay_unit: int = 1
+    win_shapes: np.ndarray = None
 
     def __post_init__(self):
         # A table is a value: its arrays are read-only copies, so that an edit cannot reach a kernel
@@ -98,7 +102,9 @@ class RuleTable:
         # packaged table that ``load_rules`` hands out again.  Change a table with a new file.
         if self.in_force is None:
             object.__setattr__(self, "in_force", np.ones(N_ROWS, dtype=np.bool_))
-        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum", "in_force"):
+        if self.win_shapes is None:
+            object.__setattr__(self, "win_shapes", np.ones(len(Shape), dtype=np.bool_))
+        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum", "in_force", "win_shapes"):
             array = np.array(getattr(self, name))
             array.setflags(write=False)
             object.__setattr__(self, name, array)
@@ -117,7 +123,7 @@ class RuleTable:
         replace others, replacing-first), replaces_bits (R,) int64, shape_bits
         (4,) int64, minimum (4,) int64, chicken_points (-1 without the Chicken rule),
         columns (R,) int64 (each row's column of a row-points array, -1 for a row not in force),
-        pay_base, pay_unit)
+        pay_base, pay_unit, win_shapes (bit s set for each shape s that wins, :attr:`win_shapes_bits`))
         """
         bits = 1 << np.arange(N_ROWS, dtype=np.int64)
         replaces_bits = (self.replaces * bits).sum(axis=1).astype(np.int64)
@@ -127,7 +133,12 @@ class RuleTable:
         columns = np.where(self.in_force, np.cumsum(self.in_force) - 1, -1).astype(np.int64)
         chicken = self.chicken_points if self.chicken_rule else -1
         return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, chicken, columns,
-                self.pay_base, self.pay_unit)
+                self.pay_base, self.pay_unit, self.win_shapes_bits)
+
+    @cached_property
+    def win_shapes_bits(self) -> int:
+        """:attr:`win_shapes` as an int, bit ``s`` for shape ``s`` (what the kernels take; 15: every shape)."""
+        return int(sum(1 << s for s in np.flatnonzero(self.win_shapes)))
 
     @cached_property
     def packed(self) -> np.ndarray:
@@ -148,7 +159,7 @@ class RuleTable:
         dict
             ``path``; ``profile``: ``name`` and ``title``; ``totals``: ``minimum`` (round wind
             ``"E" "S" "W" "N"`` -> points), ``chicken`` (the Chicken rule in force) and ``chicken_points``;
-            ``payout``: ``base`` and ``unit``; ``rows``: one dict per row in force in :attr:`row_ids`
+            ``payout``: ``base`` and ``unit``; ``win``: ``shapes`` (names of the shapes that win); ``rows``: one dict per row in force in :attr:`row_ids`
             order with ``id``, ``points`` (int, or a list of the tiers of a tiered row), ``replaces`` and
             ``shapes`` (lists of names), ``condition`` and ``source`` (text).
         """
@@ -168,6 +179,7 @@ class RuleTable:
                 "totals": {"minimum": dict(zip("ESWN", (int(v) for v in self.minimum))),
                            "chicken": bool(self.chicken_rule), "chicken_points": int(self.chicken_points)},
                 "payout": {"base": int(self.pay_base), "unit": int(self.pay_unit)},
+                "win": {"shapes": [SHAPE_NAMES[k] for k in np.flatnonzero(self.win_shapes)]},
                 "rows": rows}
 
 
@@ -252,12 +264,24 @@ def _parse(data: dict, path: str) -> RuleTable:
     payout = _table(data, "payout", path)
     pay_base = _int(payout.get("base", 0), f"{path}: [payout] base")
     pay_unit = _int(payout.get("unit", 1), f"{path}: [payout] unit")
+    win_shapes = _win_shapes(_table(data, "win", path), path)
     meta = _table(data, "profile", path)
     name = _text(meta, "name", Path(path).stem, f"{path}: [profile]")
     title = _text(meta, "title", "", f"{path}: [profile]")
     _check_ranges(points, tiers, path, pay_base, pay_unit)
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources,
-                     path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit)
+                     path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit, win_shapes)
+
+
+def _win_shapes(win: dict, path: str) -> np.ndarray:
+    """``[win] shapes``: the names of the shapes that make a win (every shape when absent); standard is one."""
+    names = _names(win, "shapes", list(SHAPE_NAMES), f"{path}: [win]")
+    for name in names:
+        if name not in SHAPE_NAMES:
+            raise RuleTableError(f"{path}: [win] shapes: unknown shape {name!r} (known: {', '.join(SHAPE_NAMES)})")
+    if SHAPE_NAMES[Shape.STANDARD] not in names:
+        raise RuleTableError(f"{path}: [win] shapes must include 'standard' (five sets and the eyes)")
+    return np.array([name in names for name in SHAPE_NAMES], dtype=np.bool_)
 
 
 def _table(data: dict, key: str, path: str) -> dict:
@@ -347,8 +371,9 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     ------
     RuleTableError (a ValueError)
         An unknown profile name or row id, a file without rows, a non-integer value or one
-        outside 0-10000, a ``replaces`` cycle, a bad ``[profile]``, ``[totals]`` or ``[payout]``
-        entry, or a file that cannot be read.  (A row the file leaves out is not in force.)
+        outside 0-10000, a ``replaces`` cycle, a bad ``[profile]``, ``[totals]``, ``[payout]`` or ``[win]``
+        entry (``[win] shapes`` must name known shapes, standard among them), or a file that cannot
+        be read.  (A row the file leaves out is not in force.)
 
     Notes
     -----

@@ -232,31 +232,36 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
     return out
 
 
-def win_check(batch: HandBatch) -> np.ndarray:
+def win_check(batch: HandBatch, rules=None) -> np.ndarray:
     """Which hands are wins: the win check alone, without scoring (LRC rules section 3).
 
     Parameters
     ----------
     batch : HandBatch
         N hands with their winning tiles; flagged rows (``batch.error != 0``) are skipped.
+    rules : RuleTable, profile name, path or None
+        The table whose ``[win] shapes`` make a win (default: the ``lrc`` profile, every shape).
 
     Returns
     -------
     (N,) bool
         ``True`` where the 16 tiles and the winning tile make some shape of
-        section 3 (standard, Nico Nico, 13 Orphans, 16 Orphans): the rows with
-        ``score_batch(batch).is_win``.  ``False`` for flagged rows.
+        section 3 (standard, Nico Nico, 13 Orphans, 16 Orphans) that the table lets win: the rows
+        with ``score_batch(batch, rules).is_win``.  ``False`` for flagged rows.
 
     Raises
     ------
     ValueError
         A column of the wrong dtype or shape (:func:`fastscore.checks.kernel_columns`).
+    RuleTableError
+        ``rules`` cannot be loaded.
     """
+    table = resolve_rules(rules)
     concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = kernel_columns(batch)
     out = np.zeros(len(batch), dtype=np.bool_)
     codes = np.empty(len(batch), dtype=np.uint8)
-    win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, kernel_tables()[0], out,
-                     codes)
+    win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, kernel_tables()[0],
+                     table.win_shapes_bits, out, codes)
     return out
 
 

@@ -127,6 +127,7 @@ def load_rules(rules_path=None) -> dict:
         "chicken_points": totals.get("chicken_points", 1),
         "pay_base": payout.get("base", 0),
         "pay_unit": payout.get("unit", 1),
+        "win_shapes": tuple(data.get("win", {}).get("shapes", SHAPES)),
     }
 
 
@@ -291,18 +292,20 @@ def sixteen_orphans_interpretations(concealed17: list[int], declared) -> list[In
     return result
 
 
-def all_interpretations(concealed17: list[int], declared) -> list[Interpretation]:
-    """Every interpretation, in the section 9.13 order."""
-    return (
+def all_interpretations(concealed17: list[int], declared, shapes=SHAPES) -> list[Interpretation]:
+    """Every interpretation in one of ``shapes`` (the shapes that win under the table), in the section
+    9.13 order."""
+    found = (
         standard_interpretations(concealed17, declared)
         + nico_nico_interpretations(concealed17, declared)
         + thirteen_orphans_interpretations(concealed17, declared)
         + sixteen_orphans_interpretations(concealed17, declared)
     )
+    return [interp for interp in found if interp.shape in shapes]
 
 
-def has_any_shape(concealed17: list[int], declared) -> bool:
-    return bool(all_interpretations(concealed17, declared))
+def has_any_shape(concealed17: list[int], declared, shapes=SHAPES) -> bool:
+    return bool(all_interpretations(concealed17, declared, shapes))
 
 
 # ---------------------------------------------------------------------------
@@ -320,7 +323,7 @@ def held_counts(concealed: list[int], declared) -> list[int]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _wait_kinds(concealed16: tuple, declared: tuple) -> tuple:
+def _wait_kinds(concealed16: tuple, declared: tuple, shapes: tuple = SHAPES) -> tuple:
     held = held_counts(list(concealed16), declared)
     kinds = []
     for k in range(N_KINDS):
@@ -328,13 +331,13 @@ def _wait_kinds(concealed16: tuple, declared: tuple) -> tuple:
             continue
         concealed17 = list(concealed16)
         concealed17[k] += 1
-        if has_any_shape(concealed17, declared):
+        if has_any_shape(concealed17, declared, shapes):
             kinds.append(k)
     return tuple(kinds)
 
 
-def wait_kinds(concealed16, declared) -> list[int]:
-    """Tile kinds that complete the 16 tiles into any shape (section 7).
+def wait_kinds(concealed16, declared, shapes=SHAPES) -> list[int]:
+    """Tile kinds that complete the 16 tiles into any of ``shapes`` (default every shape; section 7).
 
     ``concealed16``: the concealed tiles before the win, either as 34 counts or
     as a list of tile indices.  ``declared``: ``(SetKind, tile)`` pairs.
@@ -348,7 +351,7 @@ def wait_kinds(concealed16, declared) -> list[int]:
             counts[t] += 1
         concealed16 = counts
     declared = tuple((SetKind(int(kind)), int(tile)) for kind, tile in declared)
-    return list(_wait_kinds(tuple(concealed16), declared))
+    return list(_wait_kinds(tuple(concealed16), declared, tuple(shapes)))
 
 
 # ---------------------------------------------------------------------------
@@ -368,6 +371,7 @@ class Win:
     streak: int
     closing: bool
     events: frozenset = frozenset()  # timing event names (docs/rules.md, Events)
+    shapes: tuple = SHAPES  # the shapes that win under the table ([win] shapes)
 
     @cached_property
     def all_counts(self) -> list[int]:
@@ -412,8 +416,8 @@ def row_concealed_self_draw(i: Interpretation, w: Win) -> int:
 
 
 def row_single_wait(i: Interpretation, w: Win) -> int:
-    # a property of the 16 tiles, every shape counted (4.1, 9.10)
-    return len(_wait_kinds(w.concealed16, w.declared)) == 1
+    # a property of the 16 tiles, every shape that wins counted (4.1, 9.10)
+    return len(_wait_kinds(w.concealed16, w.declared, w.shapes)) == 1
 
 
 def row_closing(i: Interpretation, w: Win) -> int:
@@ -959,7 +963,7 @@ def score_win(w: Win, rules: dict) -> dict:
     concealed17 = list(w.concealed16)
     concealed17[w.win] += 1
     best = None
-    for index, interp in enumerate(all_interpretations(concealed17, w.declared)):
+    for index, interp in enumerate(all_interpretations(concealed17, w.declared, w.shapes)):
         result = total_up(scoring_rows(interp, w, rules), w, rules)
         rank = (-result["payout"], -result["points"], index)
         if best is None or rank < best[0]:
@@ -1022,7 +1026,8 @@ def score(
     ``{"is_win", "shape", "rows", "points", "chicken", "total", "legal", "payout"}``
     """
     rules = load_rules(None if rules_path is None else str(rules_path))
-    w = _situation(hand, parse_tile(win), self_drawn, seat, round, flowers, streak, closing, events)
+    w = replace(_situation(hand, parse_tile(win), self_drawn, seat, round, flowers, streak, closing, events),
+                shapes=rules["win_shapes"])
     if sum(w.concealed16) + 1 + 3 * len(w.declared) != 17:
         raise ValueError(f"{hand!r} does not hold 16 tiles before the win")
     if w.all_counts[w.win] > 4:
@@ -1044,10 +1049,10 @@ def waits(
     """``{tile name: {"discard": payout, "self_draw": payout}}`` for every wait (section 7).
 
     Brute force: each of the 34 kinds as the winning tile, kinds already held
-    four times skipped, kept when the 17 tiles make any shape.
+    four times skipped, kept when the 17 tiles make a shape that wins under the table.
     """
     rules = load_rules(None if rules_path is None else str(rules_path))
-    w = _situation(hand, 0, False, seat, round, flowers, streak, closing, events)
+    w = replace(_situation(hand, 0, False, seat, round, flowers, streak, closing, events), shapes=rules["win_shapes"])
     held = held_counts(list(w.concealed16), w.declared)
     result = {}
     for k in range(N_KINDS):

@@ -297,8 +297,6 @@ def test_discards_batch_needs_the_draw(tmp_path):
         no_win.stderr
     rows = invoke("discards-batch", write(tmp_path / "h.jsonl", [DRAWN, {"hand": READY}]), "-o", tmp_path / "o.jsonl")
     assert rows.exit_code == 0 and "no winning tile" in read_output(tmp_path / "o.jsonl")[1]["error"]
-    rules = invoke("shanten-batch", tmp_path / "h.jsonl", "--rules", tmp_path / "r.toml")
-    assert rules.exit_code == 2 and "shanten does not depend on the rule table" in rules.stderr
     assert not (tmp_path / "o.csv").exists()
 
 

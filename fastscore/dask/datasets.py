@@ -480,17 +480,17 @@ def waits_parquet(input, output, *, client=None, rules=None, partition_rows: int
                     kernel_threads=kernel_threads, warm=warm, layout={"waits_json": waits_json})
 
 
-def shanten_parquet(input, output, *, client=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+def shanten_parquet(input, output, *, client=None, rules=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
                     with_input: bool = False, overwrite: bool = False, summarize: Callable | None = None, keep=(),
                     progress: bool = False, kernel_threads: int | None = None, warm: bool = True) -> DatasetResult:
     """Shanten of every hand of a Parquet input on a Dask cluster (LRC rules sections 3, 7): 16-tile hands,
     or 17 where a row has a ``win`` (the draw).
 
-    As :func:`score_parquet` (same parameters but ``rules``, which shanten does not use; same result and
+    As :func:`score_parquet` (same parameters, ``rules`` giving only the shapes that win; same result and
     errors; ``summarize`` gets a :class:`~fastscore.ShantenResult`), with the schema of
     ``fastscore shanten-batch INPUT -o OUT.parquet`` (:data:`fastscore.io.SHANTEN_COLUMNS`).
     """
-    return _run_job("shanten", input, output, client=client, rules=None, partition_rows=partition_rows,
+    return _run_job("shanten", input, output, client=client, rules=rules, partition_rows=partition_rows,
                     with_input=with_input, overwrite=overwrite, summarize=summarize, progress=progress, keep=keep,
                     kernel_threads=kernel_threads, warm=warm)
 

@@ -351,17 +351,18 @@ def without_win_code(k0, k1, k2, c0, c1, c2):
 
 
 @jit_inline
-def is_win_row(concealed, declared, win, i, suit_info, counts):
-    """True if hand ``i`` of a batch completes any shape of section 3: :func:`is_win_hand_row` with
+def is_win_row(concealed, declared, win, i, suit_info, counts, win_shapes):
+    """True if hand ``i`` of a batch completes a shape of section 3 that wins: :func:`is_win_hand_row` with
     the winning tile ``win[i]`` (``win`` (N,) int8)."""
-    return is_win_hand_row(concealed, declared, i, np.int64(win[i]), suit_info, counts)
+    return is_win_hand_row(concealed, declared, i, np.int64(win[i]), suit_info, counts, win_shapes)
 
 
 @jit_inline
-def is_win_hand_row(concealed, declared, i, w, suit_info, counts):
-    """True if hand ``i`` completes any shape of section 3 with the winning tile ``w`` (the
-    17 - 3 x (declared sets) concealed tiles): ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8,
-    all checked (:func:`fastscore.kernels.checks.row_fault`).
+def is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes):
+    """True if hand ``i`` completes a shape of section 3 that wins (``win_shapes``: bit s for shape s; the
+    standard shape always) with the winning tile ``w`` (the 17 - 3 x (declared sets) concealed tiles):
+    ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8, all checked
+    (:func:`fastscore.kernels.checks.row_fault`).
 
     The standard shape is tested from the suit codes and honour counts of the
     input row itself; the 34 counts are copied into ``counts`` ((34,) int64
@@ -378,6 +379,9 @@ def is_win_hand_row(concealed, declared, i, w, suit_info, counts):
         if declared[i, k, 0] != 0:
             return False
     nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+    nico = nico and (win_shapes & 2) != 0
+    thirteen = thirteen and (win_shapes & 4) != 0
+    sixteen = sixteen and (win_shapes & 8) != 0
     # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times), and
     # so is 16 Orphans' when no honour is held three or four times: 16 kinds, none more than twice, in
     # 17 tiles make exactly one pair, the eyes.

@@ -17,6 +17,7 @@ from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
 from .checks import hand_fault, row_check_code
 from .decompose import suit_code
+from .wait_shapes import ALL_WIN_SHAPES
 from .shanten import (
     NO_SHAPE,
     capped_entry_into,
@@ -53,9 +54,18 @@ def _group_entry(counts, work, code, g, declared_group, number_table, honour_tab
     return number_table[code] if g < 3 else honour_table[code]
 
 
+@jit_inline
+def _winning_special(nico, thirteen, sixteen, win_shapes):
+    """The least distance of the special shapes that win (``win_shapes``: bit s for shape s), or more than
+    any shape's distance when none does."""
+    off = NO_SHAPE + 1
+    return min(nico if win_shapes & 2 else off, thirteen if win_shapes & 4 else off,
+               sixteen if win_shapes & 8 else off)
+
+
 @jit
 def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, work, shanten, useful,
-                 live_useful):
+                 live_useful, win_shapes):
     """Discard analysis of one 17-tile hand, in place.
 
     counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
@@ -65,7 +75,8 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     ``shanten[x]`` after discarding it, ``useful[x]`` the bitmask of kinds whose draw then lowers it
     (kinds with a free copy: fewer than 4 held after the discard, declared sets counted),
     ``live_useful[x]`` their live copies; for a kind not held ``shanten[x]`` is :data:`NO_SHAPE` and
-    the others 0.
+    the others 0.  Only the shapes that win count (``win_shapes``: bit s for shape s; the standard
+    shape always does).
 
     A draw lowers the distance of a shape by at most one, so only the shapes at the least distance
     are tried.  The standard shape is updated for the one group a draw changes: its table entry
@@ -109,7 +120,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         e2 = entry_x if gx == 2 else full[2]
         eh = entry_x if gx == 3 else full[3]
         standard, nico, thirteen, sixteen = entry_distances(counts, n_declared, e0, e1, e2, eh)
-        special = min(nico, thirteen, sixteen)
+        special = _winning_special(nico, thirteen, sixteen, win_shapes)
         before = min(standard, special)
         shanten[x] = before - 1
         # Each group's companions, combined: the standard distance after a draw in group g is
@@ -147,7 +158,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                 _, nico2, thirteen2, sixteen2 = hand_distances(counts, declared_counts, n_declared, number_table,
                                                                honour_table, work)
                 counts[t] -= 1
-                lower = min(nico2, thirteen2, sixteen2) < before
+                lower = _winning_special(nico2, thirteen2, sixteen2, win_shapes) < before
             if lower:
                 mask |= np.int64(1) << t
                 n_live += live[t]
@@ -166,7 +177,8 @@ def _lowest_bit(mask):
 
 
 @jit
-def discards_hand(concealed, declared, win, seen, number_table, honour_table, scratch, shanten, useful, live_useful):
+def discards_hand(concealed, declared, win, seen, number_table, honour_table, scratch, shanten, useful, live_useful,
+                  win_shapes=ALL_WIN_SHAPES):
     """Discard analysis of one 17-tile hand, the row check included (numba-callable; :mod:`fastscore.nb`).
 
     concealed : (34,) uint8, C-contiguous, the 16 tiles before the draw; declared : (5, 2) int8; win : the
@@ -175,7 +187,8 @@ def discards_hand(concealed, declared, win, seen, number_table, honour_table, sc
     :func:`fastscore.kernels.shanten.make_shanten_scratch`'s.  Fills ``shanten`` (34,) int8, ``useful``
     (34,) int64 and ``live_useful`` (34,) int16 as :func:`discard_hand` (live copies: 4 less those held,
     declared sets included, and those seen, at least 0); returns the row check's code (0: valid; else
-    ``shanten`` is all :data:`NO_SHAPE`).
+    ``shanten`` is all :data:`NO_SHAPE`).  ``win_shapes``: the shapes that win, bit s for shape s (a rule
+    table's :attr:`fastscore.rules.RuleTable.win_shapes_bits`; default 15, every shape).
     """
     rows = concealed.reshape((1, N_KINDS))
     decl = declared.reshape((1, declared.shape[0], 2))
@@ -191,7 +204,7 @@ def discards_hand(concealed, declared, win, seen, number_table, honour_table, sc
     # discard_hand sums the live copies of the useful draws from a (34,) vector; ``seen`` stands in for it
     # (no scratch left for another), and the sums are then worked out from the useful-draw masks.
     discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, work, shanten, useful,
-                 live_useful)
+                 live_useful, win_shapes)
     for x in range(N_KINDS):
         mask = useful[x]
         n_live = 0
@@ -204,21 +217,21 @@ def discards_hand(concealed, declared, win, seen, number_table, honour_table, sc
 
 
 def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
-                  honour_table, shanten, useful, live_useful, live, codes):
+                  honour_table, win_shapes, shanten, useful, live_useful, live, codes):
     """Every row of a batch of 17-tile hands (the draw in ``win``): :func:`discard_hand` into rows of
     ``shanten`` (N, 34) int8, ``useful`` (N, 34) int64, ``live_useful`` (N, 34) int16 and ``live`` (N, 34)
     int16 (4 less the copies held and ``seen`` (N, 34), at least 0); ``codes`` (N,) uint8 the row check
-    (a winning tile required)."""
+    (a winning tile required); ``win_shapes`` the shapes that win (bit s for shape s)."""
     n = concealed.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
-                       honour_table, shanten, useful, live_useful, live, codes, make_shanten_scratch(),
+                       honour_table, win_shapes, shanten, useful, live_useful, live, codes, make_shanten_scratch(),
                        b * _BLOCK, min(n, (b + 1) * _BLOCK))
 
 
 @jit_block
 def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
-                   honour_table, shanten, useful, live_useful, live, codes, scratch, lo, hi):
+                   honour_table, win_shapes, shanten, useful, live_useful, live, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_discard_rows` (:func:`fastscore._jit.jit_block`), with
     :func:`make_shanten_scratch`'s ``scratch``."""
     counts, declared_counts, work = scratch
@@ -233,7 +246,7 @@ def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, 
         for t in range(N_KINDS):
             live[i, t] = max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[i, t]))
         discard_hand(counts, declared_counts, n_declared, live[i], number_table, honour_table, work, shanten[i],
-                     useful[i], live_useful[i])
+                     useful[i], live_useful[i], win_shapes)
 
 
 discard_kernel = jit_batch(_discard_rows)

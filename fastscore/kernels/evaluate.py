@@ -37,8 +37,8 @@ def popcount(x):
 # each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
 # registry of fastscore.kernels.rows), each row's column of a row-points array (R,;
 # -1 for a row not in force) and the number of columns, the payout's base and unit,
-# the number of replacers K, the replacers (K,), then for each k the bits of replacers
-# k to K-1 (K,).
+# the shapes that win (bit s for shape s), the number of replacers K, the replacers (K,),
+# then for each k the bits of replacers k to K-1 (K,).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = (1 + MAX_TIERS) * N_ROWS
@@ -52,7 +52,8 @@ RP_COLUMN = RP_N_TIERS + N_ROWS
 RP_N_COLUMNS = RP_COLUMN + N_ROWS
 RP_PAY_BASE = RP_N_COLUMNS + 1
 RP_PAY_UNIT = RP_PAY_BASE + 1
-RP_N_REPLACERS = RP_PAY_UNIT + 1
+RP_WIN_SHAPES = RP_PAY_UNIT + 1
+RP_N_REPLACERS = RP_WIN_SHAPES + 1
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -63,7 +64,8 @@ def pack_rules(rule_args):
     The kernels pack once per call and hand the one array down: every array
     passed to a compiled helper costs reference counting on each call.
     """
-    points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points, columns, pay_base, pay_unit = rule_args
+    (points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points, columns, pay_base, pay_unit,
+     win_shapes) = rule_args
     k = replacers.shape[0]
     out = np.zeros(RP_REPLACERS + 2 * k, dtype=np.int64)
     n_columns = 0
@@ -84,6 +86,7 @@ def pack_rules(rule_args):
     out[RP_N_COLUMNS] = n_columns
     out[RP_PAY_BASE] = pay_base
     out[RP_PAY_UNIT] = pay_unit
+    out[RP_WIN_SHAPES] = win_shapes
     out[RP_N_REPLACERS] = k
     for j in range(k):
         out[RP_REPLACERS + j] = replacers[j]

@@ -47,7 +47,8 @@ from .decompose import (
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
-from .evaluate import RP_COLUMN, RP_N_COLUMNS, lowest_bit, pack_rules, points_of, resolve, row_value, totals
+from .evaluate import RP_COLUMN, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, pack_rules, points_of, resolve, row_value, \
+    totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
 from .rows import SELF_DRAWN_BITS, evaluate_hand, evaluate_interpretation, evaluate_interpretation_inline, \
     evaluate_self_drawn
@@ -214,8 +215,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     """
     ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, events)
     hand_rows, hand_units = evaluate_hand(ctx)
-    n = collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed, declared, i, counts, hand,
-                                info_out, info_out, False)
+    n = collect_interpretations(ctx, known_waits, rules[RP_WIN_SHAPES], suit_entries, dec_words, concealed, declared,
+                                i, counts, hand, info_out, info_out, False)
     # Score every interpretation (section 6), here rather than in a helper: one call less per
     # interpretation for the arrays it would take.
     self_rows = hand_rows
@@ -257,11 +258,12 @@ def score_interpretation(rows, units, shape, round_wind, seat, streak, rules):
 
 
 @jit_inline
-def only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16):
+def only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16, win_shapes):
     """The winning tile ``win`` is the only wait of hand ``i`` of ``concealed`` (N, 34), its 16 tiles, with
     ``declared`` (N, 5, 2) (4.1 ``single_wait``); ``j0``-``j2``: its suits' table info, ``honours16``: its
-    honours' summary, ``counts``: (34,) int64 scratch."""
-    waits = wait_mask_info(concealed, i, counts, n_declared, j0, j1, j2, honours16)
+    honours' summary, ``counts``: (34,) int64 scratch; ``win_shapes``: the shapes that win (bit s for
+    shape s): a kind that completes only a shape that does not win is no wait."""
+    waits = wait_mask_info(concealed, i, counts, n_declared, j0, j1, j2, honours16, win_shapes)
     # The winning tile is a wait (and not held four times: the 17 tiles hold it); the others count
     # unless held four times.  Most hands have one wait or a second that is not held four times.
     others = waits & ~(np.int64(1) << win)
@@ -269,10 +271,11 @@ def only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honou
 
 
 @jit_inline
-def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed, declared, i, counts, hand,
-                            info_out, records, keep):
+def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_words, concealed, declared, i, counts,
+                            hand, info_out, records, keep):
     """Every interpretation of the win ``ctx`` (:func:`fastscore.kernels.features.context`) of hand ``i`` of
-    ``concealed`` (N, 34) and ``declared`` (N, 5, 2), loaded as ``hand``: rows 0 .. n-1 of ``info_out``
+    ``concealed`` (N, 34) and ``declared`` (N, 5, 2), loaded as ``hand``, in a shape that wins
+    (``win_shapes``: bit s for shape s; the standard shape always wins): rows 0 .. n-1 of ``info_out``
     get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units; returns n.
 
     ``known_waits``: the number of waits of the 16 tiles, or -1 to work out whether the winning tile is the
@@ -320,7 +323,7 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
     if (a1 - a0) * (b1 - b0) * (d1 - d0) > 0 and standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
         single = known_waits == 1
         if known_waits < 0:
-            single = only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16)
+            single = only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16, win_shapes)
         # Pongs of the concealed tiles and concealed gongs; the exposed declared pongs and gongs.
         hidden_pongs = h_three_mask | hand.concealed_gongs
         shown_pongs = hand.pongs & ~hand.concealed_gongs
@@ -368,8 +371,11 @@ def collect_interpretations(ctx, known_waits, suit_entries, dec_words, concealed
 
     # The special shapes need no declared set; the table hints rule most hands out at once.
     nico = thirteen = sixteen = False
-    if n_declared == 0:
+    if n_declared == 0 and win_shapes > 1:
         nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
+        nico = nico and (win_shapes & 2) != 0
+        thirteen = thirteen and (win_shapes & 4) != 0
+        sixteen = sixteen and (win_shapes & 8) != 0
         if nico or thirteen or sixteen:
             fill_counts(concealed, i, counts, win)
 
@@ -528,8 +534,10 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
 score_kernel = jit_batch(_score_rows)
 
 
-def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes):
-    """``is_win[i]``: hand ``i`` completes some shape of section 3 (:func:`fastscore.kernels.decompose.is_win_row`).
+def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes, is_win,
+                    codes):
+    """``is_win[i]``: hand ``i`` completes a shape of section 3 that wins
+    (:func:`fastscore.kernels.decompose.is_win_row`).
 
     The win check alone, without scoring (LRC rules section 3).
 
@@ -543,6 +551,8 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
         Rows flagged already (skipped).
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
+    win_shapes : int
+        The shapes that win, bit s for shape s (:attr:`fastscore.rules.RuleTable.win_shapes_bits`).
     is_win : (N,) bool
         Output, written in place for the rows that pass the check.
     codes : (N,) uint8
@@ -550,19 +560,19 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
     """
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win,
-                         codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK, min(n, (b + 1) * BLOCK))
+        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes,
+                         is_win, codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit_block
-def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, is_win, codes,
-                     counts, lo, hi):
+def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes,
+                     is_win, codes, counts, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`; ``counts`` (34,) int64 scratch."""
     for i in range(lo, hi):
         code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code == 0:
-            is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts)
+            is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts, win_shapes)
 
 
 #: :func:`_win_check_rows`, serial for small batches and parallel for large ones.

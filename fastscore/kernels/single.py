@@ -26,6 +26,7 @@ from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from .checks import FLAGGED, hand_fault
 from .decompose import is_win_hand_row
+from .wait_shapes import ALL_WIN_SHAPES
 from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .evaluate import RP_N_COLUMNS
@@ -58,8 +59,8 @@ def _context_fits(win, seat, round_wind, flowers, streak):
 
 
 @jit
-def win_check_hand(concealed, declared, win, suit_info, scratch):
-    """Whether one hand with its winning tile completes some shape of section 3 (LRC rules section 3):
+def win_check_hand(concealed, declared, win, suit_info, scratch, win_shapes=ALL_WIN_SHAPES):
+    """Whether one hand with its winning tile completes a shape of section 3 that wins (LRC rules section 3):
     the win check alone, the row check included (seat, round and streak taken as valid).
 
     Parameters
@@ -74,6 +75,9 @@ def win_check_hand(concealed, declared, win, suit_info, scratch):
         :func:`fastscore.tables.kernel_tables`' first table.
     scratch : tuple
         :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
+    win_shapes : int, optional
+        The shapes that win, bit s for shape s: a rule table's
+        :attr:`fastscore.rules.RuleTable.win_shapes_bits` (default 15, every shape, as the LRC table).
 
     Returns
     -------
@@ -87,7 +91,7 @@ def win_check_hand(concealed, declared, win, suit_info, scratch):
     code = hand_fault(rows, sets, 0, win, 0, 0, 0, False, True)
     if code != 0:
         return np.int64(code), False
-    return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, scratch[0])
+    return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, scratch[0], win_shapes)
 
 
 @jit

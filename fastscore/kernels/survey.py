@@ -24,7 +24,7 @@ from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tables import ENTRY_INFO_MASK
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import honour_summary_row, row_code
-from .evaluate import lowest_bit, pack_rules, row_value
+from .evaluate import RP_WIN_SHAPES, lowest_bit, pack_rules, row_value
 from .features import N_FIELDS, context, load_hand, record_with_win
 from .rows import WIN_BITS, WIN_UNITS, evaluate_hand, evaluate_win
 from .score import (
@@ -94,12 +94,13 @@ def _survey_rows(full, declared, multiplicity, share, win, sampled, self_drawn, 
 def _stripe_scratch():
     """The scratch of one :func:`_survey_stripe`: ``make_scratch``'s counts and info, the interpretations'
     records, the hand being scored as a batch of one (its tiles and its declared sets), the win rows of
-    each interpretation for each distinct pattern met in a hand (at most one per kind), and the results
+    each interpretation for each distinct pattern met in a hand (at most one per kind; columns 2 and 3 those
+    of the compared table where its shapes that win differ, which changes single waits), and the results
     of each pattern under each table (:func:`_best`)."""
     counts, info = make_scratch()
     return (counts, info, np.zeros((MAX_INTERPRETATIONS, N_FIELDS), dtype=np.int64),
             np.zeros((1, N_KINDS), dtype=np.uint8), np.zeros((1, MAX_DECLARED, 2), dtype=np.int8),
-            np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 2), dtype=np.int64),
+            np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 4), dtype=np.int64),
             np.zeros((N_KINDS + 1, 2, 5), dtype=np.int64))
 
 
@@ -110,6 +111,11 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
     """Hands ``lo`` to ``hi`` of :func:`_survey_rows`, tallied into stripe ``s`` (one call per stripe, without
     reference counting: :func:`fastscore._jit.jit_block`); ``scratch`` is :func:`_stripe_scratch`'s."""
     counts, info, records, row, sets, patterns, results = scratch
+    # The interpretations are collected in the shapes that win under either table; each table's best
+    # (_best) takes only its own, and a single wait counts only its own shapes' waits.
+    shapes = rules[RP_WIN_SHAPES]
+    shapes_other = other[RP_WIN_SHAPES] if compare else shapes
+    split = shapes_other != shapes
     for i in range(lo, hi):
         for t in range(N_KINDS):
             row[0, t] = full[i, t]
@@ -131,8 +137,8 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
         hand = load_hand(row, sets, 0)
         ctx = context(hand, first, self_drawn[i], hand_seat, hand_round, flowers[i], 0, False, 0)
         hand_rows, hand_units = evaluate_hand(ctx)
-        m = collect_interpretations(ctx, 0, suit_entries, dec_words, row, sets, 0, counts, hand, info, records,
-                                    True)
+        m = collect_interpretations(ctx, 0, shapes | shapes_other, suit_entries, dec_words, row, sets, 0, counts, hand,
+                                    info, records, True)
         row[0, first] += 1
         standard = False
         for j in range(m):
@@ -149,6 +155,7 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
             if c == 0 or (win_tile >= 0 and t != win_tile):
                 continue
             single = False
+            single_other = False
             if standard:  # 4.1 single_wait: is t the only wait of the other 16 tiles?
                 row[0, t] -= 1
                 j0 = f0
@@ -161,7 +168,11 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
                 elif t < 27:
                     j2 = suit_entries[row_code(row, 0, 18)] & ENTRY_INFO_MASK
                 honours16 = honours17 if t < 27 else honour_summary_row(row, 0, -1)
-                single = only_wait(row, sets, 0, t, counts, hand.n_declared, j0, j1, j2, honours16)
+                single = only_wait(row, sets, 0, t, counts, hand.n_declared, j0, j1, j2, honours16, shapes)
+                single_other = single
+                if split:
+                    single_other = only_wait(row, sets, 0, t, counts, hand.n_declared, j0, j1, j2, honours16,
+                                             shapes_other)
                 row[0, t] += 1
             if sampled:
                 wu = np.int64(1)
@@ -181,11 +192,18 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
                                                                    info[j, INFO_SHAPE] == STANDARD))
                 patterns[n_known, j, 0] = win_rows
                 patterns[n_known, j, 1] = win_units
+                if split:
+                    win_rows, win_units = evaluate_win(record_with_win(records, j, t, single_other and
+                                                                       info[j, INFO_SHAPE] == STANDARD))
+                patterns[n_known, j, 2] = win_rows
+                patterns[n_known, j, 3] = win_units
             k = 0
             while k < n_known:
                 j = 0
                 while j < m and patterns[k, j, 0] == patterns[n_known, j, 0] \
-                        and patterns[k, j, 1] == patterns[n_known, j, 1]:
+                        and patterns[k, j, 1] == patterns[n_known, j, 1] \
+                        and patterns[k, j, 2] == patterns[n_known, j, 2] \
+                        and patterns[k, j, 3] == patterns[n_known, j, 3]:
                     j += 1
                 if j == m:
                     break
@@ -208,9 +226,10 @@ R_SHAPE, R_PAYOUT, R_CHICKEN, R_LEGAL, R_ROWS = range(5)
 
 @jit_inline
 def _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, results, table):
-    """``results[k, table]`` gets the best of the ``m`` interpretations (``info``) with the win rows of pattern
-    ``k`` under ``rules`` (section 6: payout, then points, then order): its shape (-1: none), payout,
-    chicken and legal (0 or 1), and the rows it scores with non-zero points."""
+    """``results[k, table]`` gets the best of the ``m`` interpretations (``info``) in a shape that wins under
+    ``rules``, with the win rows of pattern ``k`` for that table (columns ``2 table`` and ``2 table + 1``)
+    (section 6: payout, then points, then order): its shape (-1: none), payout, chicken and legal (0 or 1),
+    and the rows it scores with non-zero points."""
     best_shape = -1
     best_payout = np.int64(0)
     best_points = np.int64(0)
@@ -218,10 +237,13 @@ def _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, 
     best_units = np.int64(0)
     best_chicken = False
     best_legal = False
+    wins = rules[RP_WIN_SHAPES]
     for j in range(m):
         shape = info[j, INFO_SHAPE]
-        rows = ((info[j, INFO_ROWS] | hand_rows) & ~WIN_BITS) | patterns[k, j, 0]
-        units = ((info[j, INFO_UNITS] | hand_units) & ~WIN_UNITS) | patterns[k, j, 1]
+        if ((wins >> shape) & 1) == 0:
+            continue
+        rows = ((info[j, INFO_ROWS] | hand_rows) & ~WIN_BITS) | patterns[k, j, 2 * table]
+        units = ((info[j, INFO_UNITS] | hand_units) & ~WIN_UNITS) | patterns[k, j, 2 * table + 1]
         scoring, points, chicken, _, legal, pay = score_interpretation(rows, units, shape, round_wind, seat, 0, rules)
         if best_shape < 0 or pay > best_payout or (pay == best_payout and points > best_points):
             best_shape = shape

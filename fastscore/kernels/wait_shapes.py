@@ -28,13 +28,18 @@ from .decompose import (
 )
 
 
+#: Every shape of section 3 wins (bit s for :class:`fastscore.kernels.features.Shape` s): the LRC table's
+#: ``[win] shapes`` (:attr:`fastscore.rules.RuleTable.win_shapes_bits`).
+ALL_WIN_SHAPES = 15
+
+
 @jit
-def wait_mask(counts16, n_declared, held16, suit_info):
+def wait_mask(counts16, n_declared, held16, suit_info, win_shapes=ALL_WIN_SHAPES):
     """Bitmask (bit t for tile t) of the waits of a 16-tile hand (section 7).
 
     counts16 : (34,) int64, concealed tiles (restored on return); held16 :
     (34,) int64, all 16 tiles with declared sets, for excluding kinds already
-    held four times.  Standard waits come from the per-suit wait masks; the
+    held four times; win_shapes : the shapes that win (bit s for shape s).  Standard waits come from the per-suit wait masks; the
     special shapes are tried tile by tile only when the per-suit hints and a
     count of the honours allow them.
     """
@@ -43,7 +48,8 @@ def wait_mask(counts16, n_declared, held16, suit_info):
     i2 = np.int64(suit_info[suit_code(counts16, 18)])
     # One contiguous vector serves as the row (N = 1) and as the scratch the special waits use.
     counts = np.ascontiguousarray(counts16)
-    waits = wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, i0, i1, i2, honour_summary(counts))
+    waits = wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, i0, i1, i2, honour_summary(counts),
+                           win_shapes)
     return waits & ~fours_mask(held16)  # kinds already held four times
 
 
@@ -69,9 +75,10 @@ def _suit_waits(info, eyes):
 
 
 @jit_inline
-def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours):
-    """The kinds that complete the 16 tiles of row ``i`` of ``concealed`` (N, 34), given the three suits'
-    ``suit_info`` entries and ``honours``, the :func:`honour_summary_row` of the row: :func:`wait_mask`
+def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours, win_shapes):
+    """The kinds that complete the 16 tiles of row ``i`` of ``concealed`` (N, 34) into a shape that wins
+    (``win_shapes``: bit s for shape s, :attr:`fastscore.rules.RuleTable.win_shapes_bits`), given the three
+    suits' ``suit_info`` entries and ``honours``, the :func:`honour_summary_row` of the row: :func:`wait_mask`
     with the kinds already held four times still in (the batch kernels drop them per waiting kind,
     :func:`fastscore.kernels.score.drop_held_fours`).
 
@@ -102,17 +109,17 @@ def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours):
                 mask |= 1 << single
         elif h_ones == 0 and h_pairs - 1 + suit_eyes == 1:
             mask |= pair_mask
-    if n_declared == 0:
+    if n_declared == 0 and win_shapes > 1:
         ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
         threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
-        nico = (ones == 0 and threes <= 2) or (ones == 1 and threes == 1)
-        orphans = h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6
+        nico = ((ones == 0 and threes <= 2) or (ones == 1 and threes == 1)) and (win_shapes & 2) != 0
+        orphans = (h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6) and (win_shapes & 12) != 0
         if nico or orphans:
             fill_counts(concealed, i, counts, -1)
             if nico:
                 mask |= _nico_waits(counts)
             if orphans:
-                mask |= _orphans_waits(counts, i0, i1, i2)
+                mask |= _orphans_waits(counts, i0, i1, i2, win_shapes)
     return mask
 
 
@@ -257,8 +264,9 @@ def _thirteen_full_waits(counts16):
 
 
 @jit
-def _orphans_waits(counts16, i0, i1, i2):
-    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``).
+def _orphans_waits(counts16, i0, i1, i2, win_shapes):
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``),
+    of those of the two shapes that win (``win_shapes``: bit 2 13 Orphans, bit 3 16 Orphans).
 
     13 Orphans needs all 13 terminals and honours after the win, so with one
     missing only that tile can complete it, with two or more none; 16 Orphans
@@ -274,7 +282,9 @@ def _orphans_waits(counts16, i0, i1, i2):
         if counts16[o] == 0:
             missing13 += 1
             last13 = o
-    missing16 = 0
+    if (win_shapes & 4) == 0:
+        missing13 = 2  # 13 Orphans does not win: no wait
+    missing16 = 0 if (win_shapes & 8) else 2
     last16 = -1
     for t in range(27, 34):
         if counts16[t] == 0:
@@ -331,9 +341,9 @@ def _orphans_waits(counts16, i0, i1, i2):
 
 
 @jit
-def count_waits(counts16, n_declared, held16, suit_info):
+def count_waits(counts16, n_declared, held16, suit_info, win_shapes=ALL_WIN_SHAPES):
     """Number of waits of a 16-tile hand (see :func:`wait_mask`)."""
-    mask = wait_mask(counts16, n_declared, held16, suit_info)
+    mask = wait_mask(counts16, n_declared, held16, suit_info, win_shapes)
     n = 0
     while mask:
         mask &= mask - 1

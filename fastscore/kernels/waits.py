@@ -14,7 +14,7 @@ from .._jit import jit_batch, jit_block, prange
 from .bits import prefetch
 from .checks import row_check_code
 from .decompose import add_tile_codes
-from .evaluate import lowest_bit, pack_rules, popcount
+from .evaluate import RP_WIN_SHAPES, lowest_bit, pack_rules, popcount
 from .features import load_hand
 from .score import (
     BLOCK,
@@ -65,7 +65,8 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
             continue
         hand = load_hand(concealed, declared, i)
         bits = wait_mask_info(concealed, i, counts, hand.n_declared, np.int64(suit_info[hand.k0]),
-                              np.int64(suit_info[hand.k1]), np.int64(suit_info[hand.k2]), hand.honours)
+                              np.int64(suit_info[hand.k1]), np.int64(suit_info[hand.k2]), hand.honours,
+                              rules[RP_WIN_SHAPES])
         bits = drop_held_fours(bits, concealed, declared, i)
         if bits == 0:
             continue
