@@ -24,11 +24,11 @@ import numpy as np
 from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
 from .kernels.discards import discard_kernel
-from .kernels.shanten import NO_SHAPE, shanten_kernel
+from .kernels.shanten import shanten_kernel
 from .kernels.single import shanten_text
 from .rules import resolve_rules
 from .shanten_tables import shanten_tables
-from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
+from .tiles import MAX_DECLARED, N_KINDS, NO_SHAPE, TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 
 __all__ = ["NO_SHAPE", "SHAPE_NAMES", "DiscardResult", "Shanten", "ShantenResult", "discard_analysis", "discards",
            "shanten", "shanten_batch"]
@@ -99,7 +99,7 @@ def shanten_batch(batch: HandBatch, rules=None) -> ShantenResult:
     RuleTableError
         ``rules`` cannot be loaded.
     """
-    win_shapes = resolve_rules(rules).win_shapes
+    win_shapes = resolve_rules(rules).win_shapes_bits
     columns = kernel_columns(batch)
     concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = columns
     n = len(batch)
@@ -107,22 +107,12 @@ def shanten_batch(batch: HandBatch, rules=None) -> ShantenResult:
     codes = np.empty(n, dtype=np.uint8)
     number_table, honour_table = shanten_tables()
     shanten_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                   out, codes)
-    _only_winning_shapes(out, win_shapes)
+                   win_shapes, out, codes)
     messages = dict(batch.messages)
     new = flag_faults(columns, codes, require_win=False)
     if new:
         messages = dict(sorted({**messages, **new}.items()))
     return ShantenResult(out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4], codes, messages)
-
-
-def _only_winning_shapes(out: np.ndarray, win_shapes: np.ndarray) -> None:
-    """In ``out`` (N, 5) int8 (best, then per shape), the shapes that do not win (``win_shapes`` (4,) bool)
-    become :data:`NO_SHAPE` and the best the least of the others (the standard shape always wins)."""
-    if win_shapes.all():
-        return
-    out[:, 1:][:, ~win_shapes] = NO_SHAPE
-    out[:, 0] = out[:, 1:].min(axis=1)  # NO_SHAPE is int8's largest value
 
 
 def hand_batch(hand: str, drawn=None, *, allow_16: bool = True) -> HandBatch:
@@ -196,22 +186,20 @@ def shanten(hand: str, drawn=None, *, rules=None) -> Shanten:
     """
     # A plain ASCII str goes through one compiled call that parses and works it out; anything else, and any
     # hand that fails to parse or check, through the batch of one, which names the bad token.
-    win_shapes = resolve_rules(rules).win_shapes
+    table = resolve_rules(rules)
     values = None
     if type(hand) is str and (drawn is None or type(drawn) is str) and (hand + (drawn or "")).isascii():
         text = (hand + (drawn or "")).encode()
         number_table, honour_table = shanten_tables()
         code, *found = shanten_text(np.frombuffer(text, dtype=np.uint8), len(hand), len(text), number_table,
-                                    honour_table)
+                                    honour_table, table.win_shapes_bits)
         if code == 0:
             values = found
     if values is None:
-        result = shanten_batch(hand_batch(hand, drawn))
+        result = shanten_batch(hand_batch(hand, drawn), table)
         values = [int(column[0]) for column in (result.shanten, result.standard, result.nico_nico,
                                                 result.thirteen_orphans, result.sixteen_orphans)]
-    row = np.array([values], dtype=np.int8)
-    _only_winning_shapes(row, win_shapes)
-    return Shanten(int(row[0, 0]), *(None if v == NO_SHAPE else int(v) for v in row[0, 1:]))
+    return Shanten(values[0], *(None if v == NO_SHAPE else v for v in values[1:]))
 
 
 @dataclass
@@ -255,6 +243,12 @@ class DiscardResult:
 
     def __len__(self) -> int:
         return self.shanten.shape[0]
+
+    @property
+    def best_shanten(self) -> np.ndarray:
+        """``(N,) int8``: the least shanten over each hand's discards (the hand's own shanten, as
+        :func:`shanten_batch` gives it); :data:`NO_SHAPE` in flagged rows."""
+        return self.shanten.min(axis=1, initial=NO_SHAPE)  # a kind not held: NO_SHAPE, above every value
 
 
 def _seen_rows(seen, n: int) -> np.ndarray:

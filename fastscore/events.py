@@ -21,7 +21,10 @@ from enum import IntFlag
 
 import numpy as np
 
-__all__ = ["Event", "EVENT_NAMES", "ALL_EVENTS", "parse_events", "events_text", "event_fault", "event_faults"]
+from .tiles import ErrorCode, HandError
+
+__all__ = ["Event", "EVENT_NAMES", "ALL_EVENTS", "parse_events", "events_text", "event_fault", "event_faults",
+           "checked_events"]
 
 
 class Event(IntFlag):
@@ -86,45 +89,82 @@ def events_text(bits: int) -> str:
     return " ".join(name for name, e in zip(EVENT_NAMES, Event) if bits & e)
 
 
-def event_fault(bits: int, self_drawn: bool | None, seat: int, closing: bool) -> str | None:
-    """Why the events ``bits`` cannot happen with this win, or None.
-
-    ``self_drawn`` None: a 16-tile hand whose wins are scored both ways (waits analysis), so the
-    events that need one way only score that way.
+def _event_rules(e, self_drawn, seat, closing):
+    """The rules an event must keep, as ``(message, broken)`` pairs: ``e`` the bits, ``self_drawn`` and
+    ``closing`` booleans or 0/1, ``seat`` 0-3; scalars or (N,) arrays alike (only ``&``, ``|`` and
+    comparisons), so :func:`event_fault` and :func:`event_faults` read one rule.
 
     A gong's replacement tile is self-drawn; a robbed gong's tile is a discard; only the dealer
     (the East seat) can win before the first discard, by self-draw; a win is heavenly or earthly,
     not both; ready is declared once (``ready_first`` or ``ready_early``), and declaring it is
     Closing (``closing`` True).
     """
-    if bits & Event.AFTER_GONG and self_drawn is False:
-        return "event after_gong needs a self-drawn win (the gong's replacement tile)"
-    if bits & Event.ROBBING_GONG and self_drawn:
-        return "event robbing_gong needs a win on a discard (the robbed tile)"
-    if bits & Event.HEAVENLY and not (self_drawn is not False and seat == 0):
-        return "event heavenly needs a self-drawn win by the dealer (seat E)"
-    if bits & Event.HEAVENLY and bits & Event.EARTHLY:
-        return "events heavenly and earthly together (one win is one of them)"
-    if bits & Event.READY_FIRST and bits & Event.READY_EARLY:
-        return "events ready_first and ready_early together (ready is declared once)"
-    if bits & (Event.READY_FIRST | Event.READY_EARLY) and not closing:
-        return "events ready_first and ready_early need closing (the declared ready hand)"
+    heavenly = (e & Event.HEAVENLY) != 0
+    return (
+        ("event after_gong needs a self-drawn win (the gong's replacement tile)",
+         ((e & Event.AFTER_GONG) != 0) & (self_drawn == 0)),
+        ("event robbing_gong needs a win on a discard (the robbed tile)",
+         ((e & Event.ROBBING_GONG) != 0) & (self_drawn != 0)),
+        ("event heavenly needs a self-drawn win by the dealer (seat E)",
+         heavenly & ((self_drawn == 0) | (seat != 0))),
+        ("events heavenly and earthly together (one win is one of them)",
+         heavenly & ((e & Event.EARTHLY) != 0)),
+        ("events ready_first and ready_early together (ready is declared once)",
+         ((e & Event.READY_FIRST) != 0) & ((e & Event.READY_EARLY) != 0)),
+        ("events ready_first and ready_early need closing (the declared ready hand)",
+         ((e & (Event.READY_FIRST | Event.READY_EARLY)) != 0) & (closing == 0)),
+    )
+
+
+#: The events that need one way of winning: a 16-tile hand whose wins are scored both ways (waits
+#: analysis) scores them only that way, so they are never a fault there.
+_ONE_WAY = int(Event.AFTER_GONG | Event.ROBBING_GONG)
+
+
+def event_fault(bits: int, self_drawn: bool | None, seat: int, closing: bool) -> str | None:
+    """Why the events ``bits`` cannot happen with this win (the first rule of :func:`_event_rules`
+    broken), or None.
+
+    ``self_drawn`` None: a 16-tile hand whose wins are scored both ways (waits analysis), so the
+    events that need one way only score that way.
+    """
+    bits = int(bits)
+    if self_drawn is None:
+        bits, self_drawn = bits & ~_ONE_WAY, True
+    for message, broken in _event_rules(bits, bool(self_drawn), seat, bool(closing)):
+        if broken:
+            return message
     return None
+
+
+def checked_events(events, self_drawn: bool | None, seat: int, closing: bool) -> int:
+    """The bits of a single call's ``events`` (:func:`parse_events`), checked against its win
+    (:func:`event_fault`; ``self_drawn`` None for a hand scored both ways).
+
+    Raises
+    ------
+    ValueError
+        An unknown event name (:func:`parse_events`).
+    HandError (a ValueError)
+        With code ``BAD_CONTEXT``: an event that cannot happen with the win.
+    """
+    bits = parse_events(events) if events else 0
+    fault = event_fault(bits, self_drawn, seat, closing) if bits else None
+    if fault:
+        raise HandError(ErrorCode.BAD_CONTEXT, fault)
+    return bits
 
 
 def event_faults(events: np.ndarray, self_drawn: np.ndarray | None, seat: np.ndarray,
                  closing: np.ndarray) -> np.ndarray:
     """``(N,) bool``: the rows whose ``events`` cannot happen with their win (:func:`event_fault`,
-    vectorised over a batch's columns; ``self_drawn`` None for 16-tile hands scored both ways)."""
+    vectorised over a batch's columns; ``self_drawn`` None for 16-tile hands scored both ways), or
+    that hold a bit that is no event."""
     e = events.astype(np.int64)
     if self_drawn is None:
-        e = e & ~(Event.AFTER_GONG | Event.ROBBING_GONG)
+        e = e & ~_ONE_WAY
         self_drawn = np.ones(e.shape[0], dtype=np.bool_)
-    ready = (e & (Event.READY_FIRST | Event.READY_EARLY)) != 0
-    return (((e & Event.AFTER_GONG) != 0) & ~self_drawn
-            | ((e & Event.ROBBING_GONG) != 0) & self_drawn
-            | ((e & Event.HEAVENLY) != 0) & ~(self_drawn & (seat == 0))
-            | ((e & Event.HEAVENLY) != 0) & ((e & Event.EARTHLY) != 0)
-            | ((e & Event.READY_FIRST) != 0) & ((e & Event.READY_EARLY) != 0)
-            | ready & ~closing
-            | ((e & ~ALL_EVENTS) != 0))
+    bad = (e & ~ALL_EVENTS) != 0
+    for _, broken in _event_rules(e, self_drawn, seat, closing):
+        bad |= broken
+    return bad

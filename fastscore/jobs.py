@@ -282,7 +282,7 @@ class DiscardsSummary(_Summary):
     def add(self, result) -> None:
         """Add one chunk's result."""
         ok = self._add_rows(result)
-        self.shanten += _histogram(result.shanten[ok].min(axis=1))  # not held: NO_SHAPE, above every value
+        self.shanten += _histogram(result.best_shanten[ok])
         self.ready_discards += int(result.ready_row.size)  # flagged rows have none
 
 

@@ -16,10 +16,11 @@ that fails it (nothing else is then meaningful).
 - :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
   suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch) -> (code,
   n_waits)``
-- :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch) ->
-  (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a 16-tile hand
-  (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete, :data:`NO_SHAPE`
-  for a shape the hand cannot take (LRC rules sections 3, 7; :mod:`fastscore.efficiency`).  Its tables
+- :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch,
+  win_shapes=15) -> (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a
+  16-tile hand (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete,
+  :data:`NO_SHAPE` for a shape the hand cannot take or that does not win (LRC rules sections 3, 7;
+  :mod:`fastscore.efficiency`).  Its tables
   come from :func:`shanten_tables`, its scratch from :func:`make_shanten_scratch` (numba-callable).
 - :func:`discards_hand` ``(concealed, declared, win, seen, number_table, honour_table, shanten_scratch,
   shanten, useful, live_useful, win_shapes=15) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):
@@ -30,7 +31,7 @@ that fails it (nothing else is then meaningful).
 ``win_shapes`` is the shapes that make a win, bit s for shape s: a table's
 :attr:`fastscore.rules.RuleTable.win_shapes_bits` (15, every shape, for ``lrc``; 1, the standard shape, for
 the Taiwanese profiles); the packed rule array of :func:`rule_array` carries it for :func:`score_hand` and
-:func:`waits_hand`.  :func:`shanten_hand` reports every shape.
+:func:`waits_hand`.
 
 The rule table and the per-suit tables are arrays passed in: get them once,
 in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is
@@ -57,11 +58,12 @@ import numpy as np
 from .kernels.discards import discards_hand
 from .kernels.rows import N_ROWS  # the catalog's rows: room for the rows in force of every table
 from .kernels.score import make_scratch
-from .kernels.shanten import NO_SHAPE, make_shanten_scratch, shanten_hand
+from .kernels.shanten import make_shanten_scratch, shanten_hand
 from .kernels.single import score_hand, waits_hand, win_check_hand
 from .shanten_tables import shanten_tables
 from .rules import resolve_rules
 from .tables import kernel_tables
+from .tiles import NO_SHAPE
 
 __all__ = ["NO_SHAPE", "N_ROWS", "discards_hand", "make_scratch", "make_shanten_scratch", "rule_array", "score_hand", "shanten_hand",
            "shanten_tables", "tables", "waits_hand", "win_check_hand"]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .batch import HandBatch
 from .checks import flag_faults, kernel_columns
-from .events import event_fault, parse_events
+from .events import checked_events
 from .kernels.checks import MAX_STREAK
 from .kernels.score import (
     INFO_A,
@@ -329,10 +329,7 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
             and type(self_drawn) is bool and type(closing) is bool and type(streak) is int
             and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str
             and seat in WIND_INDEX and round in WIND_INDEX and (events is None or type(events) is str)):
-        bits = parse_events(events) if events else 0
-        fault = event_fault(bits, self_drawn, WIND_INDEX[seat], closing) if bits else None
-        if fault:
-            raise HandError(ErrorCode.BAD_CONTEXT, fault)
+        bits = checked_events(events, self_drawn, WIND_INDEX[seat], closing)
         text = hand + win + flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()

@@ -51,6 +51,9 @@ WINDS = "ESWN"
 #: A wind letter -> its index (seat, round: 0-3).
 WIND_INDEX = {w: i for i, w in enumerate(WINDS)}
 MAX_DECLARED = 5
+#: The shanten reported for a shape a hand cannot take (a special shape with a declared set, or one
+#: the rule table does not count as a win) and for a flagged row: int8's largest value.
+NO_SHAPE = 127
 
 
 class SetKind(IntEnum):

@@ -16,7 +16,7 @@ import numpy as np
 
 from .batch import HandBatch, held_counts
 from .checks import flag_faults, kernel_columns
-from .events import event_fault, parse_events
+from .events import checked_events
 from .kernels.checks import MAX_STREAK
 from .kernels.single import waits_text
 from .kernels.waits import waits_kernel
@@ -152,10 +152,7 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     if (table is not None and type(hand) is str and type(flowers) is str and type(closing) is bool
             and type(streak) is int and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
             and round in WIND_INDEX and (events is None or type(events) is str)):
-        bits = parse_events(events) if events else 0
-        fault = event_fault(bits, None, WIND_INDEX[seat], closing) if bits else None
-        if fault:
-            raise HandError(ErrorCode.BAD_CONTEXT, fault)
+        bits = checked_events(events, None, WIND_INDEX[seat], closing)
         text = hand + flowers
         if text.isascii():
             mask = np.empty(N_KINDS, dtype=np.bool_)

@@ -130,6 +130,12 @@ def test_shanten_counts_only_winning_shapes():
     batch.win[:] = -1
     result = fastscore.shanten_batch(batch, rules="taiwan")
     assert (result.shanten[0], result.standard[0], result.nico_nico[0]) == (4, 4, NO_SHAPE)
+    # The numba-callable form takes the table's bits (1: the standard shape only).
+    number_table, honour_table = nb.shanten_tables()
+    hand = one_batch(NICO, "6s")
+    for bits, expected in ((15, (0, 0, 4, 0, 11, 10)), (1, (0, 4, 4, NO_SHAPE, NO_SHAPE, NO_SHAPE))):
+        assert nb.shanten_hand(hand.concealed[0], hand.declared[0], -1, number_table, honour_table,
+                               nb.make_shanten_scratch(), bits) == expected
 
 
 def test_discards_count_only_winning_shapes():

@@ -28,7 +28,7 @@ from ..batch import HandBatch
 from ..events import ALL_EVENTS, events_text
 from ..records import RECORD_KEYS
 from ..rules import ROW_IDS, SHAPE_NAMES
-from ..tiles import TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
+from ..tiles import NO_SHAPE, TILE_NAMES, WINDS, ErrorCode, SetKind, format_set
 
 __all__ = ["DISCARDS_COLUMNS", "KINDS", "REQUIRE_WIN", "RESULT_COLUMNS", "ROWS_LAYOUTS", "ROW_COLUMNS",
            "SCORE_COLUMNS", "SHANTEN_COLUMNS", "WAITS_COLUMNS", "WAITS_JSON", "hand_records", "input_keys",
@@ -319,20 +319,14 @@ def _waits_values(result, waits_json: bool) -> dict:
     return columns
 
 
-def _no_shape():
-    from ..kernels.shanten import NO_SHAPE  # numba is loaded already: a result exists
-
-    return NO_SHAPE
-
-
 def _shanten_arrays(result, kind: str) -> dict:
     """The int8 shanten columns of a shanten or discards result, each ``(values, null mask)``: null where
     the value is :data:`~fastscore.efficiency.NO_SHAPE` (a shape the hand cannot take; a flagged row)."""
     if kind == "shanten":
         values = (result.shanten, result.standard, result.nico_nico, result.thirteen_orphans, result.sixteen_orphans)
-    else:  # DiscardResult: the least over the discards (a discard not held is NO_SHAPE, above every value)
-        values = (result.shanten.min(axis=1, initial=_no_shape()),)
-    return {name: (v, v == _no_shape()) for name, v in zip(SHANTEN_COLUMNS, values)}
+    else:
+        values = (result.best_shanten,)
+    return {name: (v, v == NO_SHAPE) for name, v in zip(SHANTEN_COLUMNS, values)}
 
 
 def _with_nulls(values: np.ndarray, null: np.ndarray) -> list:
@@ -347,7 +341,7 @@ class _Discards:
 
     def __init__(self, result):
         ok = np.asarray(result.error) == 0
-        self.offsets, flat, self.tiles = _hits((result.shanten != _no_shape()) & ok[:, None])
+        self.offsets, flat, self.tiles = _hits((result.shanten != NO_SHAPE) & ok[:, None])
         self.shanten = result.shanten.reshape(-1)[flat]
         self.live_useful = result.live_useful.reshape(-1)[flat]
         self.expected_discard = result.expected_discard.reshape(-1)[flat]

@@ -9,6 +9,8 @@ Nico Nico, 13 Orphans and 16 Orphans are checked directly.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from .._jit import jit, jit_inline
@@ -22,6 +24,27 @@ from ..tables import (
     THREES_SHIFT,
 )
 from .bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
+
+class Shape(IntEnum):
+    """Interpretation shapes (LRC rules section 3), in tie-break order."""
+
+    STANDARD = 0
+    NICO_NICO = 1
+    THIRTEEN_ORPHANS = 2
+    SIXTEEN_ORPHANS = 3
+
+
+#: Every shape of section 3 wins: a ``win_shapes`` word with bit s set for :class:`Shape` s, the LRC
+#: table's ``[win] shapes`` (:attr:`fastscore.rules.RuleTable.win_shapes_bits`).
+ALL_WIN_SHAPES = (1 << len(Shape)) - 1
+
+
+@jit_inline
+def shape_wins(win_shapes, shape):
+    """Shape ``shape`` (an int, :class:`Shape`) makes a win under ``win_shapes`` (bit s for shape s:
+    :attr:`fastscore.rules.RuleTable.win_shapes_bits`; the standard shape always wins)."""
+    return (win_shapes >> shape) & 1 != 0
+
 
 #: The 13 terminals and honours, in tile order (13 Orphans, section 3).
 ORPHANS = np.array([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33], dtype=np.int64)
@@ -379,9 +402,9 @@ def is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes):
         if declared[i, k, 0] != 0:
             return False
     nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
-    nico = nico and (win_shapes & 2) != 0
-    thirteen = thirteen and (win_shapes & 4) != 0
-    sixteen = sixteen and (win_shapes & 8) != 0
+    nico = nico and shape_wins(win_shapes, Shape.NICO_NICO)
+    thirteen = thirteen and shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS)
+    sixteen = sixteen and shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS)
     # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times), and
     # so is 16 Orphans' when no honour is held three or four times: 16 kinds, none more than twice, in
     # 17 tiles make exactly one pair, the eyes.

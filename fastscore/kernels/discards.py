@@ -16,8 +16,7 @@ import numpy as np
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
 from .checks import hand_fault, row_check_code
-from .decompose import suit_code
-from .wait_shapes import ALL_WIN_SHAPES
+from .decompose import ALL_WIN_SHAPES, suit_code
 from .shanten import (
     NO_SHAPE,
     capped_entry_into,
@@ -52,15 +51,6 @@ def _group_entry(counts, work, code, g, declared_group, number_table, honour_tab
     if declared_group:
         return capped_entry_into(counts, work, 9 * g, 9 if g < 3 else 7, g < 3)
     return number_table[code] if g < 3 else honour_table[code]
-
-
-@jit_inline
-def _winning_special(nico, thirteen, sixteen, win_shapes):
-    """The least distance of the special shapes that win (``win_shapes``: bit s for shape s), or more than
-    any shape's distance when none does."""
-    off = NO_SHAPE + 1
-    return min(nico if win_shapes & 2 else off, thirteen if win_shapes & 4 else off,
-               sixteen if win_shapes & 8 else off)
 
 
 @jit
@@ -119,8 +109,8 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         e1 = entry_x if gx == 1 else full[1]
         e2 = entry_x if gx == 2 else full[2]
         eh = entry_x if gx == 3 else full[3]
-        standard, nico, thirteen, sixteen = entry_distances(counts, n_declared, e0, e1, e2, eh)
-        special = _winning_special(nico, thirteen, sixteen, win_shapes)
+        standard, nico, thirteen, sixteen = entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes)
+        special = min(nico, thirteen, sixteen)  # a shape that does not win: above every distance
         before = min(standard, special)
         shanten[x] = before - 1
         # Each group's companions, combined: the standard distance after a draw in group g is
@@ -156,9 +146,9 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             if not lower and special == before:
                 counts[t] += 1
                 _, nico2, thirteen2, sixteen2 = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                               honour_table, work)
+                                                               honour_table, work, win_shapes)
                 counts[t] -= 1
-                lower = _winning_special(nico2, thirteen2, sixteen2, win_shapes) < before
+                lower = min(nico2, thirteen2, sixteen2) < before
             if lower:
                 mask |= np.int64(1) << t
                 n_live += live[t]

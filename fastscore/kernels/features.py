@@ -19,26 +19,16 @@ Tiles are indexed 0-33 (LRC rules section 1): ``1m``-``9m`` 0-8, ``1p``-``9p``
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
 
 from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, SetKind
-from .decompose import honour_summary_row, row_code
+from .decompose import Shape, honour_summary_row, row_code
 
 __all__ = ["Shape", "SHAPE_NAMES", "Features", "Hand", "N_FIELDS", "context", "interpretation", "load_hand",
            "record_with_win", "store_record", "tile_word", "suit_word"]
-
-
-class Shape(IntEnum):
-    """Interpretation shapes (LRC rules section 3), in tie-break order."""
-
-    STANDARD = 0
-    NICO_NICO = 1
-    THIRTEEN_ORPHANS = 2
-    SIXTEEN_ORPHANS = 3
 
 
 SHAPE_NAMES = tuple(s.name.lower() for s in Shape)

@@ -40,6 +40,7 @@ from .decompose import (
     nico_pong,
     orphan_sheung,
     row_code,
+    shape_wins,
     sixteen_orphans_eyes,
     specials_possible,
     standard_from_info,
@@ -373,9 +374,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_word
     nico = thirteen = sixteen = False
     if n_declared == 0 and win_shapes > 1:
         nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
-        nico = nico and (win_shapes & 2) != 0
-        thirteen = thirteen and (win_shapes & 4) != 0
-        sixteen = sixteen and (win_shapes & 8) != 0
+        nico = nico and shape_wins(win_shapes, Shape.NICO_NICO)
+        thirteen = thirteen and shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS)
+        sixteen = sixteen and shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS)
         if nico or thirteen or sixteen:
             fill_counts(concealed, i, counts, win)
 

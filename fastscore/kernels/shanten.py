@@ -19,8 +19,9 @@ least number of exchanges to ready.
 - Nico Nico (seven pairs and a pong), 13 Orphans and 16 Orphans (no declared
   set at all): closed forms over the counts, exact (see each function).
 
-A shape a hand cannot take (a special shape with a declared set) has
-:data:`NO_SHAPE`.  The kernels assume valid input and allocate nothing,
+A shape a hand cannot take (a special shape with a declared set) or that does
+not win under the rule table (``win_shapes``, bit s for shape s:
+:attr:`fastscore.rules.RuleTable.win_shapes_bits`) has :data:`NO_SHAPE`.  The kernels assume valid input and allocate nothing,
 except :func:`capped_entry` (a group with declared tiles).
 """
 
@@ -30,15 +31,13 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
-from ..tiles import N_KINDS, SetKind
+from ..tiles import N_KINDS, NO_SHAPE, SetKind
 from .checks import hand_fault, row_check_code
-from .decompose import suit_code
+from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code
 
 __all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "entry_distances", "group_entries",
            "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts", "shanten_hand", "shanten_kernel"]
 
-#: The shanten reported for a shape the hand cannot take (a special shape with a declared set).
-NO_SHAPE = 127
 _SHEUNG = int(SetKind.SHEUNG)
 _PONG = int(SetKind.PONG)
 _BLOCK = 1024  # rows per parallel work item
@@ -249,10 +248,10 @@ def _popcount(x):
 
 
 @jit_inline
-def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, work):
+def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, work, win_shapes):
     """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
     complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
-    cannot take.
+    cannot take or that does not win (``win_shapes``, bit s for shape s).
 
     counts : (34,) ints, the concealed tiles (16 or 17 tiles with the declared sets);
     declared_counts : (34,) ints, the copies in declared sets; n_declared : the declared sets;
@@ -260,15 +259,16 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
     int64 scratch.
     """
     e0, e1, e2, eh = group_entries(counts, declared_counts, n_declared, number_table, honour_table, work)
-    return entry_distances(counts, n_declared, e0, e1, e2, eh)
+    return entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes)
 
 
 @jit_inline
-def entry_distances(counts, n_declared, e0, e1, e2, eh):
+def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
     """:func:`hand_distances` from the groups' entries (:func:`group_entries`) and the counts."""
     standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
-    if n_declared != 0:
-        return standard, NO_SHAPE + 1, NO_SHAPE + 1, NO_SHAPE + 1
+    off = NO_SHAPE + 1
+    if n_declared != 0 or win_shapes == 1:  # no special shape can win
+        return standard, off, off, off
     # The kinds held once or more ... four times or more, as bitmasks: one pass over the kinds, four
     # compares each; every count the special shapes need is a popcount or a mask of these.
     m1 = 0
@@ -308,16 +308,18 @@ def entry_distances(counts, n_declared, e0, e1, e2, eh):
         kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
         eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
     sixteen = 17 - kept - eyes
-    return standard, nico, thirteen, sixteen
+    return (standard, nico if shape_wins(win_shapes, Shape.NICO_NICO) else off,
+            thirteen if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else off,
+            sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else off)
 
 
 @jit_inline
-def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, work):
+def shanten_counts(counts, declared_counts, n_declared, number_table, honour_table, work, win_shapes):
     """(best, standard, Nico Nico, 13 Orphans, 16 Orphans) shanten of a 16- or 17-tile hand: each
     distance of :func:`hand_distances` less one (0: ready, -1: complete), :data:`NO_SHAPE` for a
-    shape the hand cannot take; best is the least."""
+    shape the hand cannot take or that does not win (``win_shapes``); best is the least."""
     standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                       honour_table, work)
+                                                       honour_table, work, win_shapes)
     best = min(standard, nico, thirteen, sixteen)
     return best - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
 
@@ -362,13 +364,14 @@ make_shanten_scratch = jit(make_shanten_scratch)
 
 
 @jit
-def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
+def shanten_hand(concealed, declared, win, number_table, honour_table, scratch, win_shapes=ALL_WIN_SHAPES):
     """Shanten of one hand: ``(code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``.
 
     concealed : (34,) uint8, C-contiguous; declared : (5, 2) int8 (kind, tile); win : int, -1 for a
     16-tile hand, else the 17th tile (the draw); number_table, honour_table :
-    :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s.
-    ``code`` is 0, or nonzero for a hand that fails the row check (LRC rules section 2; nothing else
+    :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s;
+    win_shapes : the shapes that win, bit s for shape s (:attr:`fastscore.rules.RuleTable.win_shapes_bits`;
+    default 15, every shape).  ``code`` is 0, or nonzero for a hand that fails the row check (LRC rules section 2; nothing else
     is then meaningful).  Shanten as :func:`shanten_counts`.
     """
     rows = concealed.reshape((1, N_KINDS))
@@ -379,25 +382,27 @@ def shanten_hand(concealed, declared, win, number_table, honour_table, scratch):
     counts, declared_counts, work = scratch
     n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
     best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared, number_table,
-                                                             honour_table, work)
+                                                             honour_table, work, win_shapes)
     return 0, best, standard, nico, thirteen, sixteen
 
 
 def _shanten_rows(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                  out, codes):
+                  win_shapes, out, codes):
     """Fill ``out`` (N, 5) int8 with each row's (best, standard, Nico Nico, 13 Orphans, 16 Orphans)
     shanten and ``codes`` (N,) uint8 with its row check (:data:`fastscore.kernels.checks.FLAGGED` for
     a bad row, whose shanten are :data:`NO_SHAPE`).  Rows already flagged in ``error`` keep their code.
-    A row with a winning tile is a 17-tile hand (the tile drawn), one without (-1) a 16-tile hand."""
+    A row with a winning tile is a 17-tile hand (the tile drawn), one without (-1) a 16-tile hand.
+    ``win_shapes``: the shapes that win, bit s for shape s (the others read :data:`NO_SHAPE`)."""
     n = concealed.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table,
-                       honour_table, out, codes, make_shanten_scratch(), b * _BLOCK, min(n, (b + 1) * _BLOCK))
+                       honour_table, win_shapes, out, codes, make_shanten_scratch(), b * _BLOCK,
+                       min(n, (b + 1) * _BLOCK))
 
 
 @jit_block
 def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                   out, codes, scratch, lo, hi):
+                   win_shapes, out, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
     counts, declared_counts, work = scratch
     for i in range(lo, hi):
@@ -409,7 +414,7 @@ def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, 
             continue
         n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
         best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
-                                                                 number_table, honour_table, work)
+                                                                 number_table, honour_table, work, win_shapes)
         out[i, 0] = best
         out[i, 1] = standard
         out[i, 2] = nico

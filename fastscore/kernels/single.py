@@ -26,7 +26,7 @@ from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from .checks import FLAGGED, hand_fault
 from .decompose import is_win_hand_row
-from .wait_shapes import ALL_WIN_SHAPES
+from .decompose import ALL_WIN_SHAPES
 from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .evaluate import RP_N_COLUMNS
@@ -252,13 +252,14 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, e
 
 
 @jit
-def shanten_text(data, hand_end, drawn_end, number_table, honour_table):
+def shanten_text(data, hand_end, drawn_end, number_table, honour_table, win_shapes):
     """Parse one hand written in notation and work out its shanten (LRC rules sections 3, 7):
     :func:`fastscore.kernels.shanten.shanten_hand`'s result.
 
     ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``) and the drawn tile
     (``hand_end:drawn_end``, empty for none).  Without a drawn tile a hand of 17 tiles (declared sets
-    counted as 3) has its highest kind taken as the draw.  A nonzero code: as in :func:`score_text`.
+    counted as 3) has its highest kind taken as the draw.  ``win_shapes``: the shapes that win (bit s for
+    shape s).  A nonzero code: as in :func:`score_text`.
     """
     code, concealed, declared = _parse_hand(data, hand_end)
     drawn = np.int64(-1)
@@ -280,6 +281,6 @@ def shanten_text(data, hand_end, drawn_end, number_table, honour_table):
                     concealed[t] -= 1
                     break
     code, best, standard, nico, thirteen, sixteen = shanten_hand(concealed, declared, drawn, number_table,
-                                                                 honour_table, make_shanten_scratch())
+                                                                 honour_table, make_shanten_scratch(), win_shapes)
     return np.int64(code), np.int64(best), np.int64(standard), np.int64(nico), np.int64(thirteen), \
         np.int64(sixteen)

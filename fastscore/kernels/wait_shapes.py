@@ -15,22 +15,20 @@ from .._jit import jit, jit_inline
 from ..tables import HAS_NINE, HAS_ONE, ONES_SHIFT, ORPHAN_SUIT, THREES_SHIFT, WAIT_EYES_SHIFT, WAIT_SETS_SHIFT
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import (
+    ALL_WIN_SHAPES,
     ORPHANS,
+    Shape,
     _hint,
     _is_orphan,
     fill_counts,
     honour_summary,
     honour_summary_row,
     row_code,
+    shape_wins,
     sixteen_orphans_eyes,
     suit_code,
     thirteen_orphans_split,
 )
-
-
-#: Every shape of section 3 wins (bit s for :class:`fastscore.kernels.features.Shape` s): the LRC table's
-#: ``[win] shapes`` (:attr:`fastscore.rules.RuleTable.win_shapes_bits`).
-ALL_WIN_SHAPES = 15
 
 
 @jit
@@ -112,8 +110,9 @@ def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours, win_sh
     if n_declared == 0 and win_shapes > 1:
         ones = h_ones + _hint(i0, ONES_SHIFT, 4) + _hint(i1, ONES_SHIFT, 4) + _hint(i2, ONES_SHIFT, 4)
         threes = h_threes + _hint(i0, THREES_SHIFT, 3) + _hint(i1, THREES_SHIFT, 3) + _hint(i2, THREES_SHIFT, 3)
-        nico = ((ones == 0 and threes <= 2) or (ones == 1 and threes == 1)) and (win_shapes & 2) != 0
-        orphans = (h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6) and (win_shapes & 12) != 0
+        nico = ((ones == 0 and threes <= 2) or (ones == 1 and threes == 1)) and shape_wins(win_shapes, Shape.NICO_NICO)
+        orphans = (h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6) and (
+            shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) or shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS))
         if nico or orphans:
             fill_counts(concealed, i, counts, -1)
             if nico:
@@ -266,7 +265,7 @@ def _thirteen_full_waits(counts16):
 @jit
 def _orphans_waits(counts16, i0, i1, i2, win_shapes):
     """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``),
-    of those of the two shapes that win (``win_shapes``: bit 2 13 Orphans, bit 3 16 Orphans).
+    of those of the two shapes that win (:func:`fastscore.kernels.decompose.shape_wins`).
 
     13 Orphans needs all 13 terminals and honours after the win, so with one
     missing only that tile can complete it, with two or more none; 16 Orphans
@@ -282,9 +281,9 @@ def _orphans_waits(counts16, i0, i1, i2, win_shapes):
         if counts16[o] == 0:
             missing13 += 1
             last13 = o
-    if (win_shapes & 4) == 0:
+    if not shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS):
         missing13 = 2  # 13 Orphans does not win: no wait
-    missing16 = 0 if (win_shapes & 8) else 2
+    missing16 = 0 if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else 2
     last16 = -1
     for t in range(27, 34):
         if counts16[t] == 0:
