@@ -326,8 +326,14 @@ def test_report_and_parquet(compared, tmp_path):
     assert meta["hands"] == compared.hands and meta["flowers"] == "2f" and meta["win"] == "uniform"
     rows = table.to_pylist()
     by_key = {(r["table"], r["statistic"], r["key"]): r for r in rows}
+    # The rows in force of each table (the LRC table's 45), no catalog row it does not score.
+    assert [r["key"] for r in rows if r["table"] == "rules" and r["statistic"] == "row"] \
+        == list(compared.table.row_ids) and len(compared.table.row_ids) == 45
     for r, rid in enumerate(ROW_IDS):
-        got = by_key[("rules", "row", rid)]
+        got = by_key.get(("rules", "row", rid))
+        if rid not in compared.table.row_ids:
+            assert got is None and not compared.tally.rows[:, r].any()
+            continue
         assert (got["unweighted"], got["weighted"]) == tuple(compared.tally.rows[:, r])
         assert got["weighted_fraction"] == pytest.approx(compared.row_frequency()[rid])
     assert by_key[("compare", "chicken", "")]["weighted"] == compared.compare.chicken[1]

@@ -171,11 +171,15 @@ def write_parquet(result: SurveyResult, path) -> Path:
         tu, tw = int(tally.total[0]), int(tally.total[1])
         records.append((table, statistic, key, u, w, u / tu if tu else 0.0, w / tw if tw else 0.0))
 
-    tables = [("rules", result.tally)] + ([("compare", result.compare)] if result.compare is not None else [])
-    for name, tally in tables:
+    tables = [("rules", result.tally, result.table)]
+    if result.compare is not None:
+        tables.append(("compare", result.compare, result.compare_table))
+    for name, tally, rule_table in tables:
         add(name, tally, "total", "", tally.total)
-        for r, rid in enumerate(ROW_IDS):
-            add(name, tally, "row", rid, tally.rows[:, r])
+        in_force = set(rule_table.row_ids) if rule_table is not None else set(ROW_IDS)
+        for r, rid in enumerate(ROW_IDS):  # the table's rows in force, in catalog order (as its results)
+            if rid in in_force:
+                add(name, tally, "row", rid, tally.rows[:, r])
         for s, key in enumerate(SHAPE_KEYS):
             add(name, tally, "shape", key, tally.shapes[:, s])
         add(name, tally, "chicken", "", tally.chicken)
