@@ -14,6 +14,7 @@ import fastscore
 from fastscore import RuleTableError, load_rules, score, score_batch, waits
 from fastscore.cli import app
 from fastscore.profiles import PROFILES
+from fastscore.survey.report import markdown
 from fastscore.rules import ROW_IDS, default_rules
 
 TAIWAN = dict(rules="taiwan")
@@ -458,6 +459,13 @@ def test_survey_compares_profiles():
     # No Chicken and no minimum under taiwan: every win is legal.
     assert result.chicken_fraction(table="compare") == 0 and result.illegal_fraction(table="compare") == 0
     assert result.chicken_fraction() > 0
+    # The report's comparison names every setting that differs, and only those.
+    text = markdown(result, plots=False).split("## Comparison")[1]
+    assert "| round minimum (E S W N) | 20 22 24 26 | 0 0 0 0 | |" in text
+    assert "| Chicken rule | on | off | |" in text
+    assert "| shapes that win | standard, nico_nico, thirteen_orphans, sixteen_orphans | standard | |" in text
+    assert f"| rows in force | 45 | {len(taiwan.row_ids)} | |" in text
+    assert "payout of a legal win" not in text  # 0 + 1 x points under both
 
 
 def test_a_writer_refuses_a_chunk_of_another_tables_rows(tmp_path):

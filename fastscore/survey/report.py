@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import _folders
 from .._lock import OutputLock
-from ..rules import ROW_IDS
+from ..rules import ROW_IDS, SHAPE_NAMES
 from .plots import plot_compare, plot_payout, plot_rows, plots_available
 from .tally import SHAPE_KEYS, Tally
 
@@ -347,7 +347,11 @@ def _comparison(result: SurveyResult, plots: bool) -> list[str]:
         fa, fb = float(t.fraction(getattr(t, name), weighted)), float(c.fraction(getattr(c, name), weighted))
         lines.append(f"| {label} | {_pct(fa)} | {_pct(fb)} | {_signed(100 * (fb - fa), '%')} |")
     for name, value in (("round minimum (E S W N)", lambda r: " ".join(str(int(v)) for v in r.minimum)),
-                        ("Chicken points", lambda r: str(r.chicken_points))):
+                        ("Chicken rule", lambda r: "on" if r.chicken_rule else "off"),
+                        ("Chicken points", lambda r: str(r.chicken_points)),
+                        ("payout of a legal win", lambda r: f"{r.pay_base} + {r.pay_unit} x points"),
+                        ("shapes that win", lambda r: ", ".join(n for n, w in zip(SHAPE_NAMES, r.win_shapes) if w)),
+                        ("rows in force", lambda r: str(len(r.row_ids)))):
         if value(table_a) != value(table_b):
             lines.append(f"| {name} | {value(table_a)} | {value(table_b)} | |")
     changed = []
