@@ -60,7 +60,9 @@ def test_score_profile(benchmark, profile, impl):
     score_batch(batch.take(np.arange(64)), rules=profile)  # the profile's table loaded outside the timing
     result = run(benchmark, lambda: score_batch(batch, rules=profile), task="score", impl=impl, family=profile,
                  n=FAMILY_N, rounds=ROUNDS[FAMILY_N], group="score_profile")
-    assert result.is_win.all()
+    # The Taiwanese profiles win the standard shape only: a sampled special-shape hand is no win there.
+    np.testing.assert_array_equal(result.is_win, win_check(batch, rules=profile))
+    assert result.is_win.mean() > 0.9
 
 
 @pytest.mark.parametrize("n", REFERENCE_SIZES, ids=size_id)

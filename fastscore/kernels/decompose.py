@@ -25,6 +25,7 @@ from ..tables import (
 )
 from .bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
 
+
 class Shape(IntEnum):
     """Interpretation shapes (LRC rules section 3), in tie-break order."""
 

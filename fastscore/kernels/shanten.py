@@ -21,8 +21,9 @@ least number of exchanges to ready.
 
 A shape a hand cannot take (a special shape with a declared set) or that does
 not win under the rule table (``win_shapes``, bit s for shape s:
-:attr:`fastscore.rules.RuleTable.win_shapes_bits`) has :data:`NO_SHAPE`.  The kernels assume valid input and allocate nothing,
-except :func:`capped_entry` (a group with declared tiles).
+:attr:`fastscore.rules.RuleTable.win_shapes_bits`) has :data:`NO_SHAPE`.  The
+kernels assume valid input and allocate nothing, except :func:`capped_entry`
+(a group with declared tiles).
 """
 
 from __future__ import annotations
@@ -371,8 +372,8 @@ def shanten_hand(concealed, declared, win, number_table, honour_table, scratch, 
     16-tile hand, else the 17th tile (the draw); number_table, honour_table :
     :func:`fastscore.shanten_tables.shanten_tables`; scratch : :func:`make_shanten_scratch`'s;
     win_shapes : the shapes that win, bit s for shape s (:attr:`fastscore.rules.RuleTable.win_shapes_bits`;
-    default 15, every shape).  ``code`` is 0, or nonzero for a hand that fails the row check (LRC rules section 2; nothing else
-    is then meaningful).  Shanten as :func:`shanten_counts`.
+    default 15, every shape).  ``code`` is 0, or nonzero for a hand that fails the row check (LRC rules
+    section 2; nothing else is then meaningful).  Shanten as :func:`shanten_counts`.
     """
     rows = concealed.reshape((1, N_KINDS))
     decl = declared.reshape((1, declared.shape[0], 2))
