@@ -20,8 +20,8 @@ that fails it (nothing else is then meaningful).
   win_shapes=15) -> (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a
   16-tile hand (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete,
   :data:`NO_SHAPE` for a shape the hand cannot take or that does not win (LRC rules sections 3, 7;
-  :mod:`fastscore.efficiency`).  Its tables
-  come from :func:`shanten_tables`, its scratch from :func:`make_shanten_scratch` (numba-callable).
+  :mod:`fastscore.efficiency`).  Its tables come from :func:`shanten_tables`, its scratch from
+  :func:`make_shanten_scratch` (numba-callable).
 - :func:`discards_hand` ``(concealed, declared, win, seen, number_table, honour_table, shanten_scratch,
   shanten, useful, live_useful, win_shapes=15) -> code``: discard analysis of a 17-tile hand (``win`` the drawn tile):
   for each kind ``x`` held, ``shanten[x]`` after discarding it (:data:`NO_SHAPE` for a kind not held),

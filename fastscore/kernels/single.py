@@ -25,8 +25,7 @@ import numpy as np
 from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from .checks import FLAGGED, hand_fault
-from .decompose import is_win_hand_row
-from .decompose import ALL_WIN_SHAPES
+from .decompose import ALL_WIN_SHAPES, is_win_hand_row
 from .features import load_hand
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .evaluate import RP_N_COLUMNS

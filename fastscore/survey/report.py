@@ -171,15 +171,12 @@ def write_parquet(result: SurveyResult, path) -> Path:
         tu, tw = int(tally.total[0]), int(tally.total[1])
         records.append((table, statistic, key, u, w, u / tu if tu else 0.0, w / tw if tw else 0.0))
 
-    tables = [("rules", result.tally, result.table)]
-    if result.compare is not None:
-        tables.append(("compare", result.compare, result.compare_table))
+    rules, compare = result.rule_tables()
+    tables = [("rules", result.tally, rules)] + ([("compare", result.compare, compare)] if compare else [])
     for name, tally, rule_table in tables:
         add(name, tally, "total", "", tally.total)
-        in_force = set(rule_table.row_ids) if rule_table is not None else set(ROW_IDS)
-        for r, rid in enumerate(ROW_IDS):  # the table's rows in force, in catalog order (as its results)
-            if rid in in_force:
-                add(name, tally, "row", rid, tally.rows[:, r])
+        for rid in rule_table.row_ids:  # its rows in force, in catalog order (as its results)
+            add(name, tally, "row", rid, tally.rows[:, ROW_IDS.index(rid)])
         for s, key in enumerate(SHAPE_KEYS):
             add(name, tally, "shape", key, tally.shapes[:, s])
         add(name, tally, "chicken", "", tally.chicken)
@@ -326,13 +323,10 @@ def _weighting_text(result: SurveyResult) -> str:
 
 def _comparison(result: SurveyResult, plots: bool) -> list[str]:
     """The comparison section: what changes from the rules to the compared table, points and frequencies."""
-    from ..rules import resolve_rules
-
     ctx, t, c = result.context, result.tally, result.compare
     weighted = not result.sampled
     what = "weighted" if weighted else "share of sampled hands"
-    table_a, table_b = (resolve_rules(ctx[key]) if table is None else table
-                        for key, table in (("rules", result.table), ("compare", result.compare_table)))
+    table_a, table_b = result.rule_tables()
     lower, equal, higher = (int(v) for v in result.payout_change[int(weighted)])
     total = lower + equal + higher
     mean_a, mean_b = t.mean_payout(weighted), c.mean_payout(weighted)

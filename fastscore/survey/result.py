@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules import ROW_IDS, RuleTable
+from ..rules import ROW_IDS, RuleTable, resolve_rules
 from .report import write_parquet, write_report
 from .tally import SHAPE_KEYS, Tally
 
@@ -90,6 +90,15 @@ class SurveyResult:
         """``(P,) float64``: fraction of scorings per payout value 0 .. P-1."""
         tally = self._table(table)
         return tally.fraction(tally.payout, weighted)
+
+    def rule_tables(self) -> tuple[RuleTable, RuleTable | None]:
+        """The rule tables surveyed: ``(rules, compare)``, each read again from the context where the
+        result does not hold it (``compare`` None without ``--compare``)."""
+        rules = self.table if self.table is not None else resolve_rules(self.context["rules"])
+        if self.compare is None:
+            return rules, None
+        compare = self.compare_table if self.compare_table is not None else resolve_rules(self.context["compare"])
+        return rules, compare
 
     def _table(self, table: str) -> Tally:
         if table == "rules":
