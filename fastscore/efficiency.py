@@ -27,7 +27,7 @@ from .kernels.discards import discard_kernel
 from .kernels.shanten import shanten_kernel
 from .kernels.single import shanten_text
 from .rules import resolve_rules
-from .shanten_tables import shanten_tables
+from .shanten_tables import class_tables, shanten_tables
 from .tiles import MAX_DECLARED, N_KINDS, NO_SHAPE, TILE_NAMES, ErrorCode, HandError, SetKind, parse_hand, parse_tile
 
 __all__ = ["NO_SHAPE", "SHAPE_NAMES", "DiscardResult", "Shanten", "ShantenResult", "discard_analysis", "discards",
@@ -107,7 +107,7 @@ def shanten_batch(batch: HandBatch, rules=None) -> ShantenResult:
     codes = np.empty(n, dtype=np.uint8)
     number_table, honour_table = shanten_tables()
     shanten_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                   win_shapes, out, codes)
+                   class_tables(), win_shapes, out, codes)
     messages = dict(batch.messages)
     new = flag_faults(columns, codes, require_win=False)
     if new:

@@ -24,6 +24,17 @@ distance (0 if contained, else one more than the least over adding one tile).
 About two seconds after JIT; cached as ``.npy`` in the user cache folder
 keyed on a digest of this file (as :mod:`fastscore.tables`).
 
+The batch kernel reads the same distances through **classes**: the number table
+holds only 381 distinct entries and the honour table 83, so each code also has
+a class id (``number_ids`` (5**9,) uint16, ``honour_ids`` (5**7,) uint16, the
+entries being ``number_classes[id]`` / ``honour_classes[id]``), and the
+min-plus combination of every pair of classes is precomputed
+(``number_pairs[a * NV + b]`` for two number suits, ``honour_pairs[a * HV + h]``
+for a number suit and the honours; NV, HV the class counts).  A hand's
+standard distance is then two table reads and one final step, and the ids
+(3.9 MB) are a quarter of the number table's size (:func:`class_tables`;
+:func:`fastscore.kernels.shanten.row_distances`).
+
 The four-copies limit is exact here only for a group in which the hand has
 no declared set: the kernel works out a group with declared tiles directly
 (:func:`fastscore.kernels.shanten.capped_entry`), and tests check both
@@ -42,7 +53,7 @@ from ._jit import jit
 from .tables import _huge_page_empty, load_or_build, table_digest
 
 __all__ = ["DIST_BITS", "DIST_MASK", "ORPHAN_GAIN_SHIFT", "ORPHAN_EYES_BIT", "ORPHAN_SHEUNG_MASKS",
-           "build_table", "shanten_tables"]
+           "build_class_tables", "build_table", "class_tables", "combine_classes", "shanten_tables"]
 
 DIST_BITS = 5
 DIST_MASK = 31
@@ -53,6 +64,7 @@ ORPHAN_SHEUNG_MASKS = np.array(
     [(1 << a) | (1 << b) | (1 << c) for a in range(9) for b in range(a + 3, 9) for c in range(b + 3, 9)],
     dtype=np.int64)
 TABLE_NAMES = ("shanten_number", "shanten_honour")
+_FAR = 31  # a distance no class reaches (entries saturate here)
 
 
 @jit
@@ -145,9 +157,59 @@ def build_table(n_kinds: int) -> np.ndarray:
     return table
 
 
-def _paths() -> dict[str, Path]:
+def _paths(names=TABLE_NAMES) -> dict[str, Path]:
     digest = table_digest([Path(__file__)])
-    return {name: user_cache_dir() / f"{name}-{digest}.npy" for name in TABLE_NAMES}
+    return {name: user_cache_dir() / f"{name}-{digest}.npy" for name in names}
+
+
+def combine_classes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``(len(a) * len(b),) uint64``: the min-plus combination of every entry of ``a`` with every entry of
+    ``b`` (row-major: ``a[i]`` with ``b[j]`` at ``i * len(b) + j``), the distance fields only, each
+    saturating at 31: what :func:`fastscore.kernels.shanten.combine` gives for each pair (tested)."""
+    def fields(entries):  # (K, 6, 2): the distance of class (m, e)
+        shifts = (DIST_BITS * np.arange(12, dtype=np.uint64)).reshape(6, 2)
+        return ((entries[:, None, None] >> shifts) & np.uint64(DIST_MASK)).astype(np.int64)
+
+    fa, fb = fields(a)[:, None], fields(b)[None, :]
+    out = np.zeros((len(a), len(b)), dtype=np.uint64)
+    for m in range(6):
+        d0 = np.full((len(a), len(b)), _FAR, dtype=np.int64)
+        d1 = d0.copy()
+        for m1 in range(m + 1):
+            a0, a1, b0, b1 = fa[..., m1, 0], fa[..., m1, 1], fb[..., m - m1, 0], fb[..., m - m1, 1]
+            d0 = np.minimum(d0, a0 + b0)
+            d1 = np.minimum(d1, np.minimum(a0 + b1, a1 + b0))
+        out |= (np.minimum(d0, _FAR).astype(np.uint64) << np.uint64(DIST_BITS * 2 * m)) \
+            | (np.minimum(d1, _FAR).astype(np.uint64) << np.uint64(DIST_BITS * (2 * m + 1)))
+    return out.ravel()
+
+
+CLASS_TABLE_NAMES = ("shanten_number_ids", "shanten_honour_ids", "shanten_number_classes", "shanten_number_pairs",
+                     "shanten_honour_pairs")
+
+
+def build_class_tables(number: np.ndarray, honour: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`class_tables` worked out from the two distance tables (about 0.3 s)."""
+    number_classes, number_ids = np.unique(number, return_inverse=True)
+    honour_classes, honour_ids = np.unique(honour, return_inverse=True)
+    return (number_ids.astype(np.uint16), honour_ids.astype(np.uint16), number_classes,
+            combine_classes(number_classes, number_classes), combine_classes(number_classes, honour_classes))
+
+
+@lru_cache(maxsize=1)
+def class_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(number_ids (5**9,) uint16, honour_ids (5**7,) uint16, number_classes (NV,) uint64,
+    number_pairs (NV * NV,) uint64, honour_pairs (NV * HV,) uint64)``: :func:`shanten_tables` by class
+    (module docstring), loaded from the cache or worked out from them (and cached) on first use, once a
+    process; read-only."""
+    paths = _paths(CLASS_TABLE_NAMES)
+    tables = list(load_or_build(paths, lambda: build_class_tables(*shanten_tables()), "shanten class tables"))
+    ids = _huge_page_empty(tables[0].shape[0], np.uint16)
+    ids[:] = tables[0]
+    tables[0] = ids
+    for table in tables:
+        table.flags.writeable = False
+    return tuple(tables)
 
 
 @lru_cache(maxsize=1)

@@ -15,9 +15,9 @@ import fastscore
 import reference
 from fastscore import HandBatch, SetKind
 from fastscore.efficiency import NO_SHAPE, shanten, shanten_batch
-from fastscore.kernels.shanten import capped_entry
+from fastscore.kernels.shanten import capped_entry, combine
 from fastscore.sample import FAMILIES
-from fastscore.shanten_tables import shanten_tables
+from fastscore.shanten_tables import class_tables, shanten_tables
 from reference_shanten import declared_copies, exchange_neighbours, standard_distance
 from strategies import random_hands, ready_hands, winning_hands
 
@@ -129,6 +129,55 @@ def test_tables_match_the_direct_programme(n_kinds):
         digits = [(int(code) // 5**i) % 5 for i in range(n_kinds)]
         counts[base:base + n_kinds] = digits
         assert int(table[code]) & ENTRY_BITS == int(capped_entry(counts, caps, base, n_kinds, n_kinds == 9)), digits
+
+
+def test_class_tables_hold_every_entry_and_every_combination():
+    """Each code's class holds its entry, and the pair tables hold the kernel's ``combine`` of the two
+    classes (every pair of number classes with the honour classes; 3,000 pairs of number classes)."""
+    number, honour = shanten_tables()
+    number_ids, honour_ids, number_classes, number_pairs, honour_pairs = class_tables()
+    np.testing.assert_array_equal(number_classes[number_ids], number)
+    honour_classes = np.unique(honour)
+    np.testing.assert_array_equal(honour_classes[honour_ids], honour)
+    nv, hv = len(number_classes), len(honour_classes)
+    assert number_pairs.shape == (nv * nv,) and honour_pairs.shape == (nv * hv,)
+    for a in range(nv):
+        for h in range(hv):
+            assert honour_pairs[a * hv + h] == combine(number_classes[a], honour_classes[h])
+    rng = np.random.default_rng(6)
+    for a, b in rng.integers(0, nv, (3000, 2)):
+        assert number_pairs[a * nv + b] == combine(number_classes[a], number_classes[b])
+
+
+@pytest.mark.parametrize("rules", ["lrc", "taiwan"])
+@pytest.mark.parametrize("n_tiles", [16, 17])
+def test_batch_by_class_matches_the_table_path(rules, n_tiles):
+    """The batch kernel reads hands without declared sets by class (``row_distances``); the numba-callable
+    ``shanten_hand`` works them out from the entries (``hand_distances``): the same on 20,000 dealt hands."""
+    import numba
+
+    from fastscore import nb
+    from fastscore.rules import resolve_rules
+    from fastscore.sample import sample_dealt
+
+    @numba.njit
+    def all_shanten(concealed, declared, win, number_table, honour_table, win_shapes):
+        scratch = nb.make_shanten_scratch()
+        out = np.empty((concealed.shape[0], 6), dtype=np.int64)
+        for i in range(concealed.shape[0]):
+            out[i] = np.array(nb.shanten_hand(concealed[i], declared[i], win[i], number_table, honour_table,
+                                              scratch, win_shapes))
+        return out
+
+    batch = sample_dealt(20_000, seed=12, n_tiles=n_tiles)
+    table = resolve_rules(rules)
+    got = all_shanten(batch.concealed, batch.declared, batch.win, *shanten_tables(), table.win_shapes_bits)
+    result = shanten_batch(batch, rules=rules)
+    assert not result.error.any() and not got[:, 0].any()
+    for j, column in enumerate((result.shanten, result.standard, result.nico_nico, result.thirteen_orphans,
+                                result.sixteen_orphans), start=1):
+        np.testing.assert_array_equal(got[:, j], column)
+    assert (result.shanten <= 1).any() and (result.shanten >= 4).any()  # near-ready and far hands both
 
 
 # --- brute force: every target hand -------------------------------------------------------------------

@@ -81,7 +81,7 @@ _BYTE = np.uint64(8)
 
 
 @jit_inline
-def _concealed_words(concealed, i):
+def concealed_words(concealed, i):
     """Row ``i`` of ``concealed`` (N, 34) uint8, C-contiguous, as five uint64 words, byte ``t % 8`` of
     word ``t // 8`` holding the count of kind ``t`` (the last word holds kinds 32 and 33)."""
     if LITTLE_ENDIAN:  # rows are C-contiguous (fastscore.checks.kernel_columns): eight counts a load
@@ -100,7 +100,7 @@ def _concealed_words(concealed, i):
 @jit_inline
 def _concealed_summary(concealed, i, w0, w1, w2, w3, w4):
     """(tiles, lowest kind held more than 4 times or N_KINDS) of row ``i`` of ``concealed`` (N, 34) uint8,
-    given its :func:`_concealed_words`."""
+    given its :func:`concealed_words`."""
     if not (_over_four(w0) | _over_four(w1) | _over_four(w2) | _over_four(w3) | _over_four(w4)):
         return _byte_sum(w0) + _byte_sum(w1) + _byte_sum(w2) + _byte_sum(w3) + _byte_sum(w4), N_KINDS
     # A count above 4: tile by tile.
@@ -145,7 +145,7 @@ def _win_rows() -> np.ndarray:
 
 def _copies_table() -> np.ndarray:
     """``(256, 5) uint64``: row ``kind * 34 + t`` holds the copies that a declared set of ``kind``
-    (1-4) at tile ``t`` adds, as bytes laid out as :func:`_concealed_words`'s five words; row
+    (1-4) at tile ``t`` adds, as bytes laid out as :func:`concealed_words`'s five words; row
     ``5 * 34 + t`` one copy of ``t`` (the winning tile); every other row none."""
     counts = np.zeros((256, 40), dtype=np.uint64)  # 40 bytes: five words of eight counts
     for t in range(N_KINDS):
@@ -190,7 +190,7 @@ def _fault(concealed, declared, win, seat, round_wind, streak, closing, require_
         n_declared += kind != 0
         exposed |= (kind != 0) & (kind != _CONCEALED_GONG)
     w = np.int64(win[i])
-    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    w0, w1, w2, w3, w4 = concealed_words(concealed, i)
     total, fifth = _concealed_summary(concealed, i, w0, w1, w2, w3, w4)
     fault = 0
     if bad_slot < MAX_DECLARED:
@@ -238,7 +238,7 @@ def _row_values(concealed, declared, win, seat, round_wind, streak, closing, i):
     """Everything :func:`row_fault` reads of row ``i``, as scalars, in straight-line code: the
     concealed counts as five words, the declared slots' and the winning tile's rows of
     :data:`_COPIES`, win, seat, round, streak and closing."""
-    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    w0, w1, w2, w3, w4 = concealed_words(concealed, i)
     return (w0, w1, w2, w3, w4, _slot_row(declared, i, 0), _slot_row(declared, i, 1), _slot_row(declared, i, 2),
             _slot_row(declared, i, 3), _slot_row(declared, i, 4), np.uint64(_WIN_ROWS[np.uint8(win[i])]),
             np.int64(win[i]), np.int64(seat[i]), np.int64(round_wind[i]), np.int64(streak[i]), closing[i])
@@ -339,7 +339,7 @@ def hand_fault(concealed, declared, i, win, seat, round_wind, streak, closing, r
     """:func:`row_fault` of hand ``i`` of ``concealed`` (N, 34) and ``declared`` (N, 5, 2), its context
     given as numbers (for one hand, :mod:`fastscore.kernels.single`): ``win`` -128 to 127, ``seat``,
     ``round_wind`` 0 to 255 and ``streak`` int32 (the batch columns' ranges), ``closing`` bool."""
-    w0, w1, w2, w3, w4 = _concealed_words(concealed, i)
+    w0, w1, w2, w3, w4 = concealed_words(concealed, i)
     return _values_fault(w0, w1, w2, w3, w4, _slot_row(declared, i, 0), _slot_row(declared, i, 1),
                          _slot_row(declared, i, 2), _slot_row(declared, i, 3), _slot_row(declared, i, 4),
                          np.uint64(_WIN_ROWS[np.uint8(np.int8(win))]), np.int64(win), np.int64(seat),

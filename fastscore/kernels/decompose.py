@@ -436,9 +436,13 @@ def row_code(concealed, i, base):
             code += p * np.int64(concealed[i, base + k])
             p *= 5
         return code
-    # The first eight counts as one word, folded in three steps (pairs of bytes, pairs of pairs, halves).
-    w = load_u64(concealed, i, base)
+    return word_code(load_u64(concealed, i, base), concealed[i, base + 8])
+
+
+@jit_inline
+def word_code(w, ninth):
+    """:func:`suit_code` of nine counts: eight as the bytes of ``w`` (uint64, the first in the lowest
+    byte) and the ninth ``ninth``; folded in three steps (pairs of bytes, pairs of pairs, halves)."""
     w = (w & np.uint64(0x00FF00FF00FF00FF)) + np.uint64(5) * ((w >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
     w = (w & np.uint64(0x0000FFFF0000FFFF)) + np.uint64(25) * ((w >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF))
-    return (np.int64(w & np.uint64(0xFFFFFFFF)) + 625 * np.int64(w >> np.uint64(32))
-            + 390625 * np.int64(concealed[i, base + 8]))
+    return np.int64(w & np.uint64(0xFFFFFFFF)) + 625 * np.int64(w >> np.uint64(32)) + 390625 * np.int64(ninth)

@@ -15,7 +15,9 @@ least number of exchanges to ready.
   number suit, the honours) the distances of every class (``m`` sets, ``e``
   eyes) come from :mod:`fastscore.shanten_tables`, or for a group holding
   declared tiles from :func:`capped_entry` (the table assumes 4 copies are
-  free), then a min-plus combination over the groups;
+  free), then a min-plus combination over the groups (the batch kernel reads a
+  hand without declared sets by class, the pairs of groups combined already:
+  :func:`row_distances`);
 - Nico Nico (seven pairs and a pong), 13 Orphans and 16 Orphans (no declared
   set at all): closed forms over the counts, exact (see each function).
 
@@ -33,11 +35,13 @@ import numpy as np
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
 from ..tiles import N_KINDS, NO_SHAPE, SetKind
-from .checks import hand_fault, row_check_code
-from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code
+from .bits import ctpop64
+from .checks import concealed_words, hand_fault, row_check_code
+from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code, word_code
 
 __all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "entry_distances", "group_entries",
-           "hand_distances", "load_counts", "make_shanten_scratch", "shanten_counts", "shanten_hand", "shanten_kernel"]
+           "hand_distances", "load_counts", "make_shanten_scratch", "row_distances", "shanten_counts", "shanten_hand",
+           "shanten_kernel", "special_distances"]
 
 _SHEUNG = int(SetKind.SHEUNG)
 _PONG = int(SetKind.PONG)
@@ -240,15 +244,6 @@ def _thirteen_distance(r1, r2, r3, r4, orphans_held):
 
 
 @jit_inline
-def _popcount(x):
-    """Set bits of a non-negative int64 below bit 62 (SWAR)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@jit_inline
 def hand_distances(counts, declared_counts, n_declared, number_table, honour_table, work, win_shapes):
     """(standard, Nico Nico, 13 Orphans, 16 Orphans) distances of a hand: the fewest tiles to draw to a
     complete 17-tile hand of that shape (module docstring), :data:`NO_SHAPE` + 1 for a shape the hand
@@ -282,22 +277,32 @@ def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
         m2 |= np.int64(c >= 2) << t
         m3 |= np.int64(c >= 3) << t
         m4 |= np.int64(c >= 4) << t
-    p1 = _popcount(m1)
-    p2 = _popcount(m2)
-    p3 = _popcount(m3)
-    n4 = _popcount(m4)
+    nico, thirteen, sixteen = special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes)
+    return standard, nico, thirteen, sixteen
+
+
+@jit_inline
+def special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes):
+    """(Nico Nico, 13 Orphans, 16 Orphans) distances of a hand without declared sets, from the masks of
+    the kinds it holds once or more ... four times or more (``m1``-``m4``, bit t for kind t) and its
+    number suits' table entries ``e0``-``e2``; :data:`NO_SHAPE` + 1 for a shape that does not win
+    (``win_shapes``)."""
+    p1 = ctpop64(m1)
+    p2 = ctpop64(m2)
+    p3 = ctpop64(m3)
+    n4 = ctpop64(m4)
     n1 = p1 - p2
     n2 = p2 - p3
     n3 = p3 - n4
     # 13 Orphans: one copy of each orphan held is its own; the rest ("r") serves the eyes and the set, so
     # an orphan counts in r_k when held k + 1 times or more.
     orphans = _ORPHANS_MASK
-    orphans_held = _popcount(m1 & orphans)
+    orphans_held = ctpop64(m1 & orphans)
     r1 = (m1 & ~orphans) | (m2 & orphans)
     r2 = (m2 & ~orphans) | (m3 & orphans)
     r3 = (m3 & ~orphans) | (m4 & orphans)
     r4 = m4 & ~orphans
-    honours_held = _popcount(m1 >> 27)
+    honours_held = ctpop64(m1 >> 27)
     honour_pair = np.int64((m2 >> 27) != 0)
     nico = _nico_distance(n1, n2, n3, n4)
     thirteen = _thirteen_distance(r1, r2, r3, r4, orphans_held)
@@ -309,9 +314,68 @@ def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
         kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
         eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
     sixteen = 17 - kept - eyes
-    return (standard, nico if shape_wins(win_shapes, Shape.NICO_NICO) else off,
+    off = NO_SHAPE + 1
+    return (nico if shape_wins(win_shapes, Shape.NICO_NICO) else off,
             thirteen if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else off,
             sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else off)
+
+
+_BYTE_ONES = np.uint64(0x0101010101010101)
+_BYTE_HIGHS = np.uint64(0x8080808080808080)
+#: Multiplying the bits 0, 8, ..., 56 of a word by it puts them in order in its top byte.
+_GATHER8 = np.uint64(0x0102040810204080)
+
+
+@jit_inline
+def _bytes_at_least(w, k):
+    """Bit j set where byte j of ``w`` (each at most 127) is ``k`` or more (an 8-bit int)."""
+    high = (w + np.uint64(128 - k) * _BYTE_ONES) & _BYTE_HIGHS
+    return np.int64(((high >> np.uint64(7)) * _GATHER8) >> np.uint64(56))
+
+
+@jit_inline
+def _kinds_at_least(w0, w1, w2, w3, w4, k):
+    """Bit t set where kind t is held ``k`` times or more, the counts being the bytes of
+    :func:`fastscore.kernels.checks.concealed_words`' five words."""
+    return (_bytes_at_least(w0, k) | (_bytes_at_least(w1, k) << 8) | (_bytes_at_least(w2, k) << 16)
+            | (_bytes_at_least(w3, k) << 24) | (_bytes_at_least(w4, k) << 32))
+
+
+@jit_inline
+def row_distances(concealed, i, win, classes, win_shapes):
+    """:func:`hand_distances` of row ``i`` of ``concealed`` (N, 34) uint8, C-contiguous, a valid hand
+    without declared sets, with tile ``win`` added (-1: none), by class: ``classes`` is
+    :func:`fastscore.shanten_tables.class_tables`.  The counts are read as five words (eight kinds a
+    word); each group's class id comes from its code, and the two pairs of groups' combined entries from
+    the pair tables, so the standard distance is one final step."""
+    number_ids, honour_ids, number_classes, number_pairs, honour_pairs = classes
+    w0, w1, w2, w3, w4 = concealed_words(concealed, i)
+    t = np.int64(win)
+    word = t >> 3
+    one = np.uint64(t >= 0) << np.uint64(8 * (t & 7))  # the winning tile's byte, added to its word
+    w0 += one * np.uint64(word == 0)
+    w1 += one * np.uint64(word == 1)
+    w2 += one * np.uint64(word == 2)
+    w3 += one * np.uint64(word == 3)
+    w4 += one * np.uint64(word == 4)
+    eight = np.uint64(8)
+    # Kinds 0-8, 9-17, 18-26 and 27-33 as eight bytes and a ninth (w4 holds kinds 32 and 33 only).
+    i0 = np.int64(number_ids[word_code(w0, w1 & np.uint64(255))])
+    i1 = np.int64(number_ids[word_code((w1 >> eight) | (w2 << np.uint64(56)), (w2 >> eight) & np.uint64(255))])
+    i2 = np.int64(number_ids[word_code((w2 >> np.uint64(16)) | (w3 << np.uint64(48)),
+                                       (w3 >> np.uint64(16)) & np.uint64(255))])
+    ih = np.int64(honour_ids[word_code((w3 >> np.uint64(24)) | (w4 << np.uint64(40)), 0)])
+    n_classes = number_classes.shape[0]
+    standard = final_distance(number_pairs[i0 * n_classes + i1],
+                              honour_pairs[i2 * (honour_pairs.shape[0] // n_classes) + ih], 5)
+    off = NO_SHAPE + 1
+    if win_shapes == 1:  # no special shape can win
+        return standard, off, off, off
+    nico, thirteen, sixteen = special_distances(
+        _kinds_at_least(w0, w1, w2, w3, w4, 1), _kinds_at_least(w0, w1, w2, w3, w4, 2),
+        _kinds_at_least(w0, w1, w2, w3, w4, 3), _kinds_at_least(w0, w1, w2, w3, w4, 4),
+        number_classes[i0], number_classes[i1], number_classes[i2], win_shapes)
+    return standard, nico, thirteen, sixteen
 
 
 @jit_inline
@@ -388,22 +452,23 @@ def shanten_hand(concealed, declared, win, number_table, honour_table, scratch, 
 
 
 def _shanten_rows(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                  win_shapes, out, codes):
+                  classes, win_shapes, out, codes):
     """Fill ``out`` (N, 5) int8 with each row's (best, standard, Nico Nico, 13 Orphans, 16 Orphans)
     shanten and ``codes`` (N,) uint8 with its row check (:data:`fastscore.kernels.checks.FLAGGED` for
     a bad row, whose shanten are :data:`NO_SHAPE`).  Rows already flagged in ``error`` keep their code.
     A row with a winning tile is a 17-tile hand (the tile drawn), one without (-1) a 16-tile hand.
-    ``win_shapes``: the shapes that win, bit s for shape s (the others read :data:`NO_SHAPE`)."""
+    ``win_shapes``: the shapes that win, bit s for shape s (the others read :data:`NO_SHAPE`).
+    ``classes``: :func:`fastscore.shanten_tables.class_tables`, for the rows without declared sets."""
     n = concealed.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table,
-                       honour_table, win_shapes, out, codes, make_shanten_scratch(), b * _BLOCK,
+                       honour_table, classes, win_shapes, out, codes, make_shanten_scratch(), b * _BLOCK,
                        min(n, (b + 1) * _BLOCK))
 
 
 @jit_block
 def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, error, number_table, honour_table,
-                   win_shapes, out, codes, scratch, lo, hi):
+                   classes, win_shapes, out, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_shanten_rows`."""
     counts, declared_counts, work = scratch
     for i in range(lo, hi):
@@ -413,14 +478,20 @@ def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, 
             for j in range(5):
                 out[i, j] = NO_SHAPE
             continue
-        n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
-        best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
-                                                                 number_table, honour_table, work, win_shapes)
-        out[i, 0] = best
-        out[i, 1] = standard
-        out[i, 2] = nico
-        out[i, 3] = thirteen
-        out[i, 4] = sixteen
+        n_declared = 0
+        for k in range(declared.shape[1]):
+            n_declared += declared[i, k, 0] != 0
+        if n_declared == 0:
+            standard, nico, thirteen, sixteen = row_distances(concealed, i, win[i], classes, win_shapes)
+        else:
+            n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
+            standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
+                                                               honour_table, work, win_shapes)
+        out[i, 0] = min(standard, nico, thirteen, sixteen) - 1
+        out[i, 1] = standard - 1
+        out[i, 2] = nico - 1
+        out[i, 3] = thirteen - 1
+        out[i, 4] = sixteen - 1
 
 
 shanten_kernel = jit_batch(_shanten_rows)
