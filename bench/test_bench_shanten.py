@@ -1,7 +1,8 @@
 """Benchmarks of shanten (:func:`fastscore.shanten_batch`) and discard analysis (:func:`fastscore.discard_analysis`).
 
 * shanten of random 16-tile hands dealt from a shuffled wall (no declared set), 1e6 hands,
-  ``jit_parallel`` and ``jit``; issue #22's target is 20 M hands/s on 2 threads;
+  ``jit_parallel`` and ``jit``; issue #22's target is 20 M hands/s on 2 threads; and under the ``taiwan``
+  profile (the standard shape only);
 * the readiness of the same hands by the waits kernel (a cheaper question, for scale);
 * discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s);
 * :func:`fastscore.shanten`, one hand a call from notation;
@@ -45,6 +46,16 @@ def test_shanten_dealt(benchmark, n, impl):
     shanten_batch(batch.take(np.arange(64)))
     result = run(benchmark, lambda: shanten_batch(batch), task="shanten", impl=impl, family="dealt", n=n, rounds=3)
     assert not result.error.any() and (result.shanten >= 0).all()
+
+
+def test_shanten_dealt_standard_shape_only(benchmark):
+    """The same hands under the ``taiwan`` profile, where only the standard shape wins (the special shapes
+    are not worked out)."""
+    batch = dealt(N_SHANTEN, 16)
+    shanten_batch(batch.take(np.arange(PARALLEL_MIN_ROWS)), rules="taiwan")
+    result = run(benchmark, lambda: shanten_batch(batch, rules="taiwan"), task="shanten", impl="jit_parallel",
+                 family="dealt, taiwan", n=N_SHANTEN, rounds=3)
+    assert not result.error.any() and (result.shanten == result.standard).all()
 
 
 def test_waits_of_dealt_hands(benchmark):
