@@ -64,7 +64,6 @@ ORPHAN_SHEUNG_MASKS = np.array(
     [(1 << a) | (1 << b) | (1 << c) for a in range(9) for b in range(a + 3, 9) for c in range(b + 3, 9)],
     dtype=np.int64)
 TABLE_NAMES = ("shanten_number", "shanten_honour")
-_FAR = 31  # a distance no class reaches (entries saturate here)
 
 
 @jit
@@ -165,7 +164,7 @@ def _paths(names=TABLE_NAMES) -> dict[str, Path]:
 def combine_classes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``(len(a) * len(b),) uint64``: the min-plus combination of every entry of ``a`` with every entry of
     ``b`` (row-major: ``a[i]`` with ``b[j]`` at ``i * len(b) + j``), the distance fields only, each
-    saturating at 31: what :func:`fastscore.kernels.shanten.combine` gives for each pair (tested)."""
+    saturating at :data:`DIST_MASK` (31, a distance no class reaches): what :func:`fastscore.kernels.shanten.combine` gives for each pair (tested)."""
     def fields(entries):  # (K, 6, 2): the distance of class (m, e)
         shifts = (DIST_BITS * np.arange(12, dtype=np.uint64)).reshape(6, 2)
         return ((entries[:, None, None] >> shifts) & np.uint64(DIST_MASK)).astype(np.int64)
@@ -173,14 +172,14 @@ def combine_classes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     fa, fb = fields(a)[:, None], fields(b)[None, :]
     out = np.zeros((len(a), len(b)), dtype=np.uint64)
     for m in range(6):
-        d0 = np.full((len(a), len(b)), _FAR, dtype=np.int64)
+        d0 = np.full((len(a), len(b)), DIST_MASK, dtype=np.int64)
         d1 = d0.copy()
         for m1 in range(m + 1):
             a0, a1, b0, b1 = fa[..., m1, 0], fa[..., m1, 1], fb[..., m - m1, 0], fb[..., m - m1, 1]
             d0 = np.minimum(d0, a0 + b0)
             d1 = np.minimum(d1, np.minimum(a0 + b1, a1 + b0))
-        out |= (np.minimum(d0, _FAR).astype(np.uint64) << np.uint64(DIST_BITS * 2 * m)) \
-            | (np.minimum(d1, _FAR).astype(np.uint64) << np.uint64(DIST_BITS * (2 * m + 1)))
+        out |= (np.minimum(d0, DIST_MASK).astype(np.uint64) << np.uint64(DIST_BITS * 2 * m)) \
+            | (np.minimum(d1, DIST_MASK).astype(np.uint64) << np.uint64(DIST_BITS * (2 * m + 1)))
     return out.ravel()
 
 
