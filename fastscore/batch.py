@@ -205,18 +205,16 @@ class HandBatch:
         n = raw.shape[0]
         error = np.zeros(n, dtype=np.uint8)
         messages: dict[int, str] = {}
-        columns = {"concealed": _column(raw, np.uint8, 0, 4, error, messages, "concealed")}
+        columns = {"concealed": _column(raw, _UINT8, 0, 4, error, messages, "concealed")}
         if declared is None:
-            columns["declared"] = np.zeros((n, MAX_DECLARED, 2), dtype=np.int8)
+            columns["declared"] = np.zeros((n, MAX_DECLARED, 2), dtype=_INT8)
         else:
             d = np.asarray(declared)
             if d.shape != (n, MAX_DECLARED, 2) or d.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
-            columns["declared"] = _column(d, np.int8, 0, N_KINDS - 1, error, messages, "declared")
-        given = dict(win=-1 if win is None else win, self_drawn=self_drawn, seat=seat, round=round,
-                     flowers=flowers, streak=streak, closing=closing, events=events)
-        for name, value in given.items():
-            dtype, lo, hi = _CONTEXT[name]
+            columns["declared"] = _column(d, _INT8, 0, N_KINDS - 1, error, messages, "declared")
+        given = (-1 if win is None else win, self_drawn, seat, round, flowers, streak, closing, events)
+        for (name, (dtype, lo, hi)), value in zip(_CONTEXT.items(), given):
             if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
                 if lo <= value <= hi:  # a flag: True, False, 1 or 0
                     columns[name] = _filled(n, dtype, value)
@@ -230,20 +228,20 @@ class HandBatch:
             elif v.shape != (n,):
                 raise HandError(ErrorCode.BAD_ARRAY,
                                 f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
-            if dtype is np.bool_:
+            if dtype is _BOOL:
                 columns[name] = _flags(v, name)
                 continue
             if v.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
             columns[name] = _column(v, dtype, lo, hi, error, messages, name)
-        if win is not None:
+        if win is not None and n > 1:  # (one row has a winning tile or, for waits analysis, none)
             w = columns["win"]
             missing = w == -1
             if missing.any() and not missing.all():  # some rows with a winning tile, some without
                 for i in np.flatnonzero(missing & (error == 0)).tolist():
                     error[i] = ErrorCode.BAD_WIN
                     messages[i] = f"row {i}: no winning tile"
-        return cls(**columns, error=error, messages=dict(sorted(messages.items())))
+        return cls(**columns, error=error, messages=dict(sorted(messages.items())) if messages else {})
 
     @classmethod
     def from_arrow(cls, table, *, require_win: bool = True) -> "HandBatch":
@@ -323,16 +321,19 @@ def _filled(n: int, dtype, value) -> np.ndarray:
     return column
 
 
-#: dtype and range of the per-row columns of :meth:`HandBatch.from_arrays` (bool columns: no range).
+# dtype objects, not scalar types: numpy compares and allocates with them without converting.
+_UINT8, _INT8, _BOOL = np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.bool_)
+#: dtype and range of the per-row columns of :meth:`HandBatch.from_arrays` (bool columns: no range), in
+#: the order of its arguments.
 _CONTEXT = {
-    "win": (np.int8, -1, N_KINDS - 1),
-    "self_drawn": (np.bool_, 0, 1),
-    "seat": (np.uint8, 0, 3),
-    "round": (np.uint8, 0, 3),
-    "flowers": (np.uint8, 0, 255),
-    "streak": (np.int32, 0, MAX_STREAK),
-    "closing": (np.bool_, 0, 1),
-    "events": (np.uint8, 0, ALL_EVENTS),
+    "win": (_INT8, -1, N_KINDS - 1),
+    "self_drawn": (_BOOL, 0, 1),
+    "seat": (_UINT8, 0, 3),
+    "round": (_UINT8, 0, 3),
+    "flowers": (_UINT8, 0, 255),
+    "streak": (np.dtype(np.int32), 0, MAX_STREAK),
+    "closing": (_BOOL, 0, 1),
+    "events": (_UINT8, 0, ALL_EVENTS),
 }
 
 

@@ -13,6 +13,9 @@ rows only).
 
 from __future__ import annotations
 
+import operator
+from functools import lru_cache
+
 import numpy as np
 
 from .kernels.checks import (
@@ -27,6 +30,7 @@ from .kernels.checks import (
     MAX_STREAK,
     _faults_of,
     _flags,
+    first_flagged,
     row_fault,
 )
 from .tiles import MAX_DECLARED, N_KINDS, TILE_NAMES, ErrorCode, HandError, SetKind
@@ -63,10 +67,18 @@ def kernel_columns(batch) -> tuple:
         checked row by row.
     """
     try:
-        columns = [getattr(batch, name) for name in _NAMES]
+        columns = _get_columns(batch)
     except AttributeError:
         raise HandError(ErrorCode.BAD_ARRAY, f"expected a HandBatch, got {type(batch).__name__}") from None
+    # The common case, in a few comparisons of whole tuples (a microsecond counts for a batch of one):
+    # every column a writable array of its dtype and shape, the rows of ``concealed`` contiguous.
     first = columns[0]
+    if (type(first) is np.ndarray and first.ndim == 2 and tuple(map(type, columns)) == _ARRAYS
+            and tuple([c.dtype for c in columns]) == _DTYPES
+            and tuple([c.shape for c in columns]) == _shapes(first.shape[0])
+            and all([c.flags.writeable for c in columns]) and first.strides[1] == 1):
+        return columns
+    columns = list(columns)
     n = first.shape[0] if isinstance(first, np.ndarray) and first.ndim else -1
     for k, (column, (name, dtype, shape)) in enumerate(zip(columns, _EXPECTED)):
         if not isinstance(column, np.ndarray) or column.dtype != dtype or column.shape != (n, *shape):
@@ -85,6 +97,15 @@ def kernel_columns(batch) -> tuple:
 
 _NAMES = tuple(name for name, _, _ in COLUMNS)
 _EXPECTED = tuple((name, np.dtype(dtype), shape) for name, dtype, shape in COLUMNS)  # dtype objects: fast ==
+_get_columns = operator.attrgetter(*_NAMES)
+_ARRAYS = (np.ndarray,) * len(COLUMNS)
+_DTYPES = tuple(dtype for _, dtype, _ in _EXPECTED)
+
+
+@lru_cache(maxsize=64)
+def _shapes(n: int) -> tuple:
+    """The shapes of the :data:`COLUMNS` of an ``n``-row batch."""
+    return tuple((n, *shape) for _, _, shape in COLUMNS)
 
 
 def fault_message(columns: tuple, i: int, fault: int) -> str:
@@ -132,9 +153,9 @@ def flag_faults(columns: tuple, codes: np.ndarray, *, require_win: bool) -> dict
     column the kernel wrote (the batch's own flags, its :func:`~fastscore.kernels.checks.row_fault` marks, or 0).
     Costs nothing when no row was flagged (most of the time).
     """
-    rows = np.flatnonzero(codes == FLAGGED)
-    if rows.size == 0:
+    if first_flagged(codes) < 0:
         return {}
+    rows = np.flatnonzero(codes == FLAGGED)
     faults = _faults_at(columns, rows, require_win)
     codes[rows] = faults & 255
     return {i: fault_message(columns, i, f) for i, f in zip(rows.tolist(), faults.tolist())}

@@ -214,7 +214,7 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         closing,
         events,
         error,
-        table.kernel_args,
+        table.packed,
         kernel_tables(),
         out.payout,
         out.total,
@@ -393,7 +393,7 @@ def interpretations(hand: str, win: str, *, self_drawn=False, seat="E", round="E
     n, info, rows = interpretations_kernel(
         batch.concealed[0], batch.declared[0], int(batch.win[0]), bool(batch.self_drawn[0]), int(batch.seat[0]),
         int(batch.round[0]), int(batch.flowers[0]), int(batch.streak[0]), bool(batch.closing[0]), int(batch.events[0]),
-        table.kernel_args,
+        table.packed,
         kernel_tables(),
     )
     counts = batch.concealed[0].astype(np.int64)

@@ -29,8 +29,8 @@ holds only 381 distinct entries and the honour table 83, so each code also has
 a class id (``number_ids`` (5**9,) uint16, ``honour_ids`` (5**7,) uint16, the
 entries being ``number_classes[id]`` / ``honour_classes[id]``), and the
 min-plus combination of every pair of classes is precomputed
-(``number_pairs[a * NV + b]`` for two number suits, ``honour_pairs[a * HV + h]``
-for a number suit and the honours; NV, HV the class counts).  A hand's
+(``number_pairs[a, b]`` for two number suits, ``honour_pairs[a, h]`` for a
+number suit and the honours).  A hand's
 standard distance is then two table reads and one final step, and the ids
 (3.9 MB) are a quarter of the number table's size (:func:`class_tables`;
 :func:`fastscore.kernels.shanten.row_distances`).
@@ -162,8 +162,8 @@ def _paths(names=TABLE_NAMES) -> dict[str, Path]:
 
 
 def combine_classes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``(len(a) * len(b),) uint64``: the min-plus combination of every entry of ``a`` with every entry of
-    ``b`` (row-major: ``a[i]`` with ``b[j]`` at ``i * len(b) + j``), the distance fields only, each
+    """``(len(a), len(b)) uint64``: the min-plus combination of every entry of ``a`` with every entry of
+    ``b`` (``a[i]`` with ``b[j]`` at ``[i, j]``), the distance fields only, each
     saturating at :data:`DIST_MASK` (31, a distance no class reaches): what :func:`fastscore.kernels.shanten.combine` gives for each pair (tested)."""
     def fields(entries):  # (K, 6, 2): the distance of class (m, e)
         shifts = (DIST_BITS * np.arange(12, dtype=np.uint64)).reshape(6, 2)
@@ -180,7 +180,7 @@ def combine_classes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             d1 = np.minimum(d1, np.minimum(a0 + b1, a1 + b0))
         out |= (np.minimum(d0, DIST_MASK).astype(np.uint64) << np.uint64(DIST_BITS * 2 * m)) \
             | (np.minimum(d1, DIST_MASK).astype(np.uint64) << np.uint64(DIST_BITS * (2 * m + 1)))
-    return out.ravel()
+    return out
 
 
 CLASS_TABLE_NAMES = ("shanten_number_ids", "shanten_honour_ids", "shanten_number_classes", "shanten_number_pairs",
@@ -198,9 +198,9 @@ def build_class_tables(number: np.ndarray, honour: np.ndarray) -> tuple[np.ndarr
 @lru_cache(maxsize=1)
 def class_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(number_ids (5**9,) uint16, honour_ids (5**7,) uint16, number_classes (NV,) uint64,
-    number_pairs (NV * NV,) uint64, honour_pairs (NV * HV,) uint64)``: :func:`shanten_tables` by class
-    (module docstring), loaded from the cache or worked out from them (and cached) on first use, once a
-    process; read-only."""
+    number_pairs (NV, NV) uint64, honour_pairs (NV, HV) uint64)``, NV and HV the number of classes:
+    :func:`shanten_tables` by class (module docstring), loaded from the cache or worked out from them
+    (and cached) on first use, once a process; read-only."""
     paths = _paths(CLASS_TABLE_NAMES)
     tables = list(load_or_build(paths, lambda: build_class_tables(*shanten_tables()), "shanten class tables"))
     ids = _huge_page_empty(tables[0].shape[0], np.uint16)

@@ -110,7 +110,7 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
         messages=dict(batch.messages),
     )
     waits_kernel(
-        concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, table.kernel_args,
+        concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, table.packed,
         kernel_tables(), out.mask, out.payout_discard, out.payout_self_draw, out.n_waits, out.error,
     )
     new = flag_faults(columns, out.error, require_win=False)

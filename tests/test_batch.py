@@ -132,6 +132,36 @@ def test_a_column_of_the_wrong_dtype_is_refused():
         score_batch(batch)
 
 
+@pytest.mark.parametrize("column, bad", [
+    ("win", lambda b: b.win[:-1]),  # one row short: the kernels would read past its end
+    ("concealed", lambda b: np.zeros((len(b), 27), np.uint8)),  # the honours missing
+    ("declared", lambda b: np.zeros((len(b), 4, 2), np.int8)),  # four slots, not five
+    ("streak", lambda b: list(b.streak)),  # not an array
+])
+def test_a_column_of_the_wrong_shape_is_refused(column, bad):
+    """The kernels trust the shapes they are given (numba checks no bounds): a batch whose column was
+    swapped for one of another shape is refused, naming the column, whatever the batch's size."""
+    for n in (1, 3):
+        batch = fastscore.sample_winning(n, seed=1).take(slice(None))
+        setattr(batch, column, bad(batch))
+        for kernel in (score_batch, win_check, waits_batch):
+            with pytest.raises(ValueError, match=f"column '{column}' must be"):
+                kernel(batch)
+
+
+def test_the_kernels_read_the_batch_columns_without_copies():
+    """A batch of writable arrays of the right dtypes is read where it lies (``kernel_columns``)."""
+    from fastscore.checks import kernel_columns
+
+    batch = fastscore.sample_winning(5, seed=1)
+    for column, (name, _, _) in zip(kernel_columns(batch), COLUMNS):
+        assert column is getattr(batch, name), name
+    batch.concealed = np.asfortranarray(batch.concealed)  # rows not contiguous: copied for the kernels
+    columns = kernel_columns(batch)
+    assert columns[0] is not batch.concealed and columns[0].flags.c_contiguous
+    np.testing.assert_array_equal(columns[0], batch.concealed)
+
+
 def test_kernels_have_one_build_whatever_the_writability_of_the_columns():
     """One compiled build of each kernel (writable columns), whatever the writability of the caller's
     arrays: a read-only column (an Arrow buffer) is copied, and scores as the writable one."""

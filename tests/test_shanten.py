@@ -140,13 +140,13 @@ def test_class_tables_hold_every_entry_and_every_combination():
     honour_classes = np.unique(honour)
     np.testing.assert_array_equal(honour_classes[honour_ids], honour)
     nv, hv = len(number_classes), len(honour_classes)
-    assert number_pairs.shape == (nv * nv,) and honour_pairs.shape == (nv * hv,)
+    assert number_pairs.shape == (nv, nv) and honour_pairs.shape == (nv, hv)
     for a in range(nv):
         for h in range(hv):
-            assert honour_pairs[a * hv + h] == combine(number_classes[a], honour_classes[h])
+            assert honour_pairs[a, h] == combine(number_classes[a], honour_classes[h])
     rng = np.random.default_rng(6)
     for a, b in rng.integers(0, nv, (3000, 2)):
-        assert number_pairs[a * nv + b] == combine(number_classes[a], number_classes[b])
+        assert number_pairs[a, b] == combine(number_classes[a], number_classes[b])
 
 
 @pytest.mark.parametrize("rules", ["lrc", "taiwan"])

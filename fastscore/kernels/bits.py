@@ -1,5 +1,5 @@
 """Bit counting on 64-bit words as single machine instructions (LLVM ``ctpop``, ``cttz``); an unaligned
-load; a cache prefetch hint.
+load; a cache prefetch hint; the constants of byte-wise (SWAR) tests on eight tile counts at once.
 
 A loop over the set bits ends after a number of rounds that depends on the
 data, and the branch that ends it is mispredicted about once a call; rule
@@ -10,13 +10,30 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["LITTLE_ENDIAN", "ctpop64", "cttz64", "load_u64", "prefetch"]
+from .._jit import jit_inline
+
+__all__ = ["BYTE_HIGHS", "BYTE_ONES", "LITTLE_ENDIAN", "ctpop64", "cttz64", "gather_highs", "load_u64", "prefetch"]
 
 #: :func:`load_u64` reads byte ``j`` into the word's lowest byte only on a little-endian machine.
 LITTLE_ENDIAN = sys.byteorder == "little"
+#: One in each byte of a word: ``k * BYTE_ONES`` puts ``k`` in every byte; ``(w * BYTE_ONES) >> 56`` sums
+#: the bytes of ``w`` (when the sum fits a byte).
+BYTE_ONES = np.uint64(0x0101010101010101)
+#: The high bit of each byte: a byte test leaves its answer there.
+BYTE_HIGHS = np.uint64(0x8080808080808080)
+#: Multiplying the bits 0, 8, ..., 56 of a word by it puts them in order in its top byte.
+_GATHER = np.uint64(0x0102040810204080)
+
+
+@jit_inline
+def gather_highs(high):
+    """The high bits of the eight bytes of the uint64 ``high`` (bits 7, 15, ..., 63; no other bit set)
+    as an 8-bit int64, bit j for byte j."""
+    return np.int64(((high >> np.uint64(7)) * _GATHER) >> np.uint64(56))
 
 
 @intrinsic

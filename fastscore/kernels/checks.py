@@ -23,7 +23,7 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_inline, prange
 from ..tiles import MAX_DECLARED, N_KINDS, ErrorCode, SetKind
-from .bits import LITTLE_ENDIAN, cttz64, load_u64
+from .bits import BYTE_HIGHS, BYTE_ONES, LITTLE_ENDIAN, cttz64, load_u64
 
 __all__ = ["FLAGGED", "MAX_STREAK", "hand_fault", "row_fault"]
 
@@ -52,15 +52,13 @@ _SUB_SEAT, _SUB_ROUND, _SUB_STREAK, _SUB_CLOSING = 0, 1, 2, 3  # BAD_CONTEXT
 
 # SWAR constants: eight tile counts (bytes) of a row tested and summed at once.
 _PLUS_123 = np.uint64(0x7B7B7B7B7B7B7B7B)  # a byte of 5 or more (up to 127) reaches 128 when 123 is added
-_HIGH_BITS = np.uint64(0x8080808080808080)
-_BYTE_ONES = np.uint64(0x0101010101010101)
 _SHIFT_56 = np.uint64(56)
 
 
 @jit_inline
 def _over_four(w):
     """Some byte of the uint64 ``w`` is above 4 (a byte of 128 or more sets its own high bit)."""
-    return ((w | (w + _PLUS_123)) & _HIGH_BITS) != np.uint64(0)
+    return ((w | (w + _PLUS_123)) & BYTE_HIGHS) != np.uint64(0)
 
 
 @jit_inline
@@ -73,7 +71,7 @@ def _high(w):
 @jit_inline
 def _byte_sum(w):
     """The sum of the eight bytes of ``w``, each at most 4 (so the sum fits a byte)."""
-    return np.int64((w * _BYTE_ONES) >> _SHIFT_56)
+    return np.int64((w * BYTE_ONES) >> _SHIFT_56)
 
 
 _ZERO = np.uint64(0)
@@ -166,7 +164,7 @@ _COPIES = _copies_table()
 @jit_inline
 def _lowest_over_four(w, base, fifth):
     """``fifth``, or ``base`` + the lowest byte of ``w`` above 4 when that is lower."""
-    m = (w | (w + _PLUS_123)) & _HIGH_BITS
+    m = (w | (w + _PLUS_123)) & BYTE_HIGHS
     t = base + (cttz64(np.int64(m)) >> 3)
     return t if (m != _ZERO) & (t < fifth) else fifth
 
@@ -278,7 +276,7 @@ def _values_fault(w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, seat, round_win
         | ((r4 != _ZERO) & (r4 < exposed_below))
     bad |= (w < -1) | (w >= N_KINDS) | (seat > 3) | (round_wind > 3) | (streak < 0) | (streak > MAX_STREAK)
     bad |= (closing & exposed) | (require_win & (w < 0))
-    bad |= ((_high(w0) | _high(w1) | _high(w2) | _high(w3) | _high(w4)) & _HIGH_BITS) != _ZERO
+    bad |= ((_high(w0) | _high(w1) | _high(w2) | _high(w3) | _high(w4)) & BYTE_HIGHS) != _ZERO
     # Each count is at most 4 here, so the five words add without a carry between bytes.
     n_sets = _is_set(r0) + _is_set(r1) + _is_set(r2) + _is_set(r3) + _is_set(r4)
     bad |= _byte_sum(w0 + w1 + w2 + w3 + w4) + 3 * n_sets != 16
@@ -287,7 +285,7 @@ def _values_fault(w0, w1, w2, w3, w4, r0, r1, r2, r3, r4, rw, w, seat, round_win
     high = _high(_copies(w0, r0, r1, r2, r3, r4, rw, 0)) | _high(_copies(w1, r0, r1, r2, r3, r4, rw, 1)) \
         | _high(_copies(w2, r0, r1, r2, r3, r4, rw, 2)) | _high(_copies(w3, r0, r1, r2, r3, r4, rw, 3)) \
         | _high(_copies(w4, r0, r1, r2, r3, r4, rw, 4))
-    bad |= (high & _HIGH_BITS) != _ZERO
+    bad |= (high & BYTE_HIGHS) != _ZERO
     return FLAGGED if bad else 0
 
 
@@ -362,3 +360,13 @@ def _faults_of(concealed, declared, win, seat, round_wind, streak, closing, requ
     """``faults[j]``: the fault (code and place) of row ``rows[j]``, which :func:`row_fault` flagged."""
     for j in range(rows.shape[0]):
         faults[j] = _fault(concealed, declared, win, seat, round_wind, streak, closing, require_win, rows[j])
+
+
+@jit
+def first_flagged(codes):
+    """Index of the first row of ``codes`` ((N,) uint8, a batch kernel's error codes) marked
+    :data:`FLAGGED`, or -1: one pass without temporaries, for the common case of a batch with no bad row."""
+    for i in range(codes.shape[0]):
+        if codes[i] == FLAGGED:
+            return i
+    return -1

@@ -23,7 +23,7 @@ from ..tables import (
     POW5,
     THREES_SHIFT,
 )
-from .bits import LITTLE_ENDIAN, ctpop64, cttz64, load_u64
+from .bits import LITTLE_ENDIAN, ctpop64, cttz64, gather_highs, load_u64
 
 
 class Shape(IntEnum):
@@ -80,8 +80,6 @@ def honour_summary(counts):
 #: One in each of the seven low bytes of a word, and the high bit of each (:func:`honour_summary_row`).
 _BYTES7 = np.uint64(0x0001010101010101)
 _HIGH7 = np.uint64(0x0080808080808080)
-#: Multiplying the bits 0, 8, ..., 56 of a word by it puts them in order in its top byte.
-_GATHER = np.uint64(0x0102040810204080)
 
 
 @jit_inline
@@ -89,12 +87,6 @@ def _bytes_equal(h, v):
     """Bit 7 of each of the seven low bytes of ``h`` (each below 128) set where the byte equals ``v``."""
     x = h ^ (np.uint64(v) * _BYTES7)
     return ~(x + np.uint64(0x7F) * _BYTES7) & _HIGH7
-
-
-@jit_inline
-def _gather(bits):
-    """The bits 7, 15, ..., 55 of ``bits`` (from :func:`_bytes_equal`) as a 7-bit int."""
-    return np.int64(((bits >> np.uint64(7)) * _GATHER) >> np.uint64(56))
 
 
 @jit_inline
@@ -115,8 +107,8 @@ def honour_summary_row(concealed, i, win):
     three = _bytes_equal(h, 3)
     single = 27 + cttz64(np.int64(once)) // 8 if once else -1  # the lowest (a select, not a branch)
     return (ctpop64(np.int64(once)), ctpop64(np.int64(twice)), ctpop64(np.int64(three)),
-            ctpop64(np.int64(_bytes_equal(h, 4))), 7 - ctpop64(np.int64(_bytes_equal(h, 0))), _gather(twice) << 27,
-            single, _gather(three) << 27)
+            ctpop64(np.int64(_bytes_equal(h, 4))), 7 - ctpop64(np.int64(_bytes_equal(h, 0))), gather_highs(twice) << 27,
+            single, gather_highs(three) << 27)
 
 
 @jit_inline

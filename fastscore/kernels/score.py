@@ -48,7 +48,7 @@ from .decompose import (
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
-from .evaluate import RP_COLUMN, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, pack_rules, points_of, resolve, row_value, \
+from .evaluate import RP_COLUMN, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, points_of, resolve, row_value, \
     totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
 from .rows import SELF_DRAWN_BITS, evaluate_hand, evaluate_interpretation, evaluate_interpretation_inline, \
@@ -251,7 +251,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
 @jit_inline
 def score_interpretation(rows, units, shape, round_wind, seat, streak, rules):
     """Section 6 for one interpretation whose fired rows (both scopes) are ``rows`` with units ``units``:
-    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``: :func:`pack_rules`)."""
+    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``: :func:`fastscore.kernels.evaluate.pack_rules`)."""
     scoring = resolve(rows, shape, rules)
     pts = points_of(scoring, units, rules)
     chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
@@ -469,7 +469,7 @@ BLOCK = 256
 
 
 def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error,
-                rule_args, tables, payout, total, points, legal, is_win, chicken, shape, row_points, codes):
+                rules, tables, payout, total, points, legal, is_win, chicken, shape, row_points, codes):
     """Score N hands, keeping each hand's best interpretation.
 
     Inputs are the :class:`fastscore.HandBatch` columns, any values: each row
@@ -478,10 +478,10 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     the check's, or 0).  Flagged rows are skipped (left zero, shape -1).
     Outputs are filled in place and, but for ``shape`` and ``codes`` (written
     for every row), must be zeroed on entry (only scoring rows of
-    ``row_points`` are written).  Compiled
+    ``row_points`` are written).  ``rules`` is the table packed, :attr:`fastscore.rules.RuleTable.packed`
+    (one array: each array or tuple item costs the call a type check).  Compiled
     as :data:`score_kernel`, serial for small batches (no thread start-up) and parallel for large ones.
     """
-    rules = pack_rules(rule_args)
     _, suit_entries, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
@@ -590,9 +590,9 @@ def count_scoring_rows(row_points, counts):
 
 @jit
 def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events,
-                           rule_args, tables):
-    """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R))."""
-    rules = pack_rules(rule_args)
+                           rules, tables):
+    """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R)); ``rules``:
+    :attr:`fastscore.rules.RuleTable.packed`."""
     _, suit_entries, dec_words = tables
     counts, info = make_scratch()
     n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, -1,

@@ -35,7 +35,7 @@ import numpy as np
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
 from ..tiles import N_KINDS, NO_SHAPE, SetKind
-from .bits import ctpop64
+from .bits import BYTE_HIGHS, BYTE_ONES, ctpop64, gather_highs
 from .checks import concealed_words, hand_fault, row_check_code
 from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code, word_code
 
@@ -320,17 +320,10 @@ def special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes):
             sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else off)
 
 
-_BYTE_ONES = np.uint64(0x0101010101010101)
-_BYTE_HIGHS = np.uint64(0x8080808080808080)
-#: Multiplying the bits 0, 8, ..., 56 of a word by it puts them in order in its top byte.
-_GATHER8 = np.uint64(0x0102040810204080)
-
-
 @jit_inline
 def _bytes_at_least(w, k):
     """Bit j set where byte j of ``w`` (each at most 127) is ``k`` or more (an 8-bit int)."""
-    high = (w + np.uint64(128 - k) * _BYTE_ONES) & _BYTE_HIGHS
-    return np.int64(((high >> np.uint64(7)) * _GATHER8) >> np.uint64(56))
+    return gather_highs((w + np.uint64(128 - k) * BYTE_ONES) & BYTE_HIGHS)
 
 
 @jit_inline
@@ -365,9 +358,7 @@ def row_distances(concealed, i, win, classes, win_shapes):
     i2 = np.int64(number_ids[word_code((w2 >> np.uint64(16)) | (w3 << np.uint64(48)),
                                        (w3 >> np.uint64(16)) & np.uint64(255))])
     ih = np.int64(honour_ids[word_code((w3 >> np.uint64(24)) | (w4 << np.uint64(40)), 0)])
-    n_classes = number_classes.shape[0]
-    standard = final_distance(number_pairs[i0 * n_classes + i1],
-                              honour_pairs[i2 * (honour_pairs.shape[0] // n_classes) + ih], 5)
+    standard = final_distance(number_pairs[i0, i1], honour_pairs[i2, ih], 5)
     off = NO_SHAPE + 1
     if win_shapes == 1:  # no special shape can win
         return standard, off, off, off

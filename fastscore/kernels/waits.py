@@ -14,7 +14,7 @@ from .._jit import jit_batch, jit_block, prange
 from .bits import prefetch
 from .checks import row_check_code
 from .decompose import add_tile_codes
-from .evaluate import RP_WIN_SHAPES, lowest_bit, pack_rules, popcount
+from .evaluate import RP_WIN_SHAPES, lowest_bit, popcount
 from .features import load_hand
 from .score import (
     BLOCK,
@@ -31,7 +31,7 @@ from .wait_shapes import maybe_ready, wait_mask_info
 __all__ = ["waits_kernel"]
 
 
-def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, rule_args, tables,
+def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, closing, events, error, rules, tables,
                 mask, payout_discard, payout_self_draw, n_waits, codes):
     """Fill the ``(N, 34)`` waits mask and payouts and ``(N,)`` wait counts in place.
 
@@ -39,9 +39,9 @@ def _waits_rows(concealed, declared, win, seat, round_wind, flowers, streak, clo
     (table lookups straight from the input rows), the rest after the wait
     mask, before any scoring; a ready hand is loaded once and
     :func:`fastscore.kernels.score.interpret_loaded` scores each waiting tile.
+    ``rules``: :attr:`fastscore.rules.RuleTable.packed`.
     Compiled as :data:`waits_kernel`, serial for small batches and parallel for large ones.
     """
-    rules = pack_rules(rule_args)
     suit_info, suit_entries, dec_words = tables
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
