@@ -251,7 +251,8 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
 @jit_inline
 def score_interpretation(rows, units, shape, round_wind, seat, streak, rules):
     """Section 6 for one interpretation whose fired rows (both scopes) are ``rows`` with units ``units``:
-    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``: :func:`fastscore.kernels.evaluate.pack_rules`)."""
+    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``:
+    :func:`fastscore.kernels.evaluate.pack_rules`)."""
     scoring = resolve(rows, shape, rules)
     pts = points_of(scoring, units, rules)
     chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
