@@ -60,7 +60,7 @@ def kernel_cache_dir() -> Path:
 
 
 #: What fastscore says the first time the kernels of a checkout are compiled.
-FIRST_RUN = "first run: compiling the kernels once (about half a minute); later runs load them from the cache"
+FIRST_RUN = "first run: compiling the kernels once (a few minutes); later runs load them from the cache"
 _announced = False  # the notice was given in this process
 
 
