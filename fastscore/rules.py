@@ -142,8 +142,8 @@ class RuleTable:
 
     @cached_property
     def packed(self) -> np.ndarray:
-        """``(K,) int64``: :attr:`kernel_args` packed into the one array that the one-hand kernels
-        take (:func:`fastscore.kernels.evaluate.pack_rules`; :func:`fastscore.kernels.single.score_hand`)."""
+        """``(K,) int64``: :attr:`kernel_args` packed into the one array that the kernels take (the batch
+        kernels and the one-hand kernels; :func:`fastscore.kernels.evaluate.pack_rules`)."""
         return pack_rules(self.kernel_args)
 
     def value(self, row_id: str) -> int:

@@ -46,7 +46,8 @@ __all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "entry_
 _SHEUNG = int(SetKind.SHEUNG)
 _PONG = int(SetKind.PONG)
 _BLOCK = 1024  # rows per parallel work item
-_FAR = 31  # a distance no class reaches (entries saturate here)
+#: The distance of a shape the hand cannot take or that does not win (its shanten reads :data:`NO_SHAPE`).
+_NOT_TAKEN = NO_SHAPE + 1
 _ORPHANS_MASK = np.int64(sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)))
 #: Kinds where a sheung may start: 1-7 of each number suit.
 _SHEUNG_STARTS = np.int64(sum(((1 << 7) - 1) << b for b in (0, 9, 18)))
@@ -109,7 +110,7 @@ def capped_entry_into(counts, work, base, n_kinds, sheungs):
     entry = np.uint64(0)
     for s in range(6):
         for e in range(2):
-            d = min(work[cur, s * 2 + e], _FAR)
+            d = min(work[cur, s * 2 + e], DIST_MASK)
             entry |= np.uint64(d) << np.uint64(DIST_BITS * (2 * s + e))
     return entry
 
@@ -126,8 +127,8 @@ def combine(a, b):
     unrolled by the compiler)."""
     out = np.uint64(0)
     for m in range(6):
-        d0 = _FAR
-        d1 = _FAR
+        d0 = DIST_MASK
+        d1 = DIST_MASK
         for m1 in range(m + 1):
             a0 = _dist(a, m1, 0)
             a1 = _dist(a, m1, 1)
@@ -135,8 +136,8 @@ def combine(a, b):
             b1 = _dist(b, m - m1, 1)
             d0 = min(d0, a0 + b0)
             d1 = min(d1, a0 + b1, a1 + b0)
-        out |= (np.uint64(min(d0, _FAR)) << np.uint64(DIST_BITS * 2 * m)) \
-            | (np.uint64(min(d1, _FAR)) << np.uint64(DIST_BITS * (2 * m + 1)))
+        out |= (np.uint64(min(d0, DIST_MASK)) << np.uint64(DIST_BITS * 2 * m)) \
+            | (np.uint64(min(d1, DIST_MASK)) << np.uint64(DIST_BITS * (2 * m + 1)))
     return out
 
 
@@ -182,7 +183,7 @@ def group_entries(counts, declared_counts, n_declared, number_table, honour_tabl
 @jit_inline
 def final_distance(a, b, n_sets):
     """Distance of exactly ``n_sets`` sets and one eyes from two combined entries."""
-    d = _FAR
+    d = DIST_MASK
     for m in range(n_sets + 1):
         d = min(d, _dist(a, m, 0) + _dist(b, n_sets - m, 1), _dist(a, m, 1) + _dist(b, n_sets - m, 0))
     return d
@@ -262,9 +263,8 @@ def hand_distances(counts, declared_counts, n_declared, number_table, honour_tab
 def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
     """:func:`hand_distances` from the groups' entries (:func:`group_entries`) and the counts."""
     standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
-    off = NO_SHAPE + 1
     if n_declared != 0 or win_shapes == 1:  # no special shape can win
-        return standard, off, off, off
+        return standard, _NOT_TAKEN, _NOT_TAKEN, _NOT_TAKEN
     # The kinds held once or more ... four times or more, as bitmasks: one pass over the kinds, four
     # compares each; every count the special shapes need is a popcount or a mask of these.
     m1 = 0
@@ -314,10 +314,9 @@ def special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes):
         kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
         eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
     sixteen = 17 - kept - eyes
-    off = NO_SHAPE + 1
-    return (nico if shape_wins(win_shapes, Shape.NICO_NICO) else off,
-            thirteen if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else off,
-            sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else off)
+    return (nico if shape_wins(win_shapes, Shape.NICO_NICO) else _NOT_TAKEN,
+            thirteen if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else _NOT_TAKEN,
+            sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else _NOT_TAKEN)
 
 
 @jit_inline
@@ -359,9 +358,8 @@ def row_distances(concealed, i, win, classes, win_shapes):
                                        (w3 >> np.uint64(16)) & np.uint64(255))])
     ih = np.int64(honour_ids[word_code((w3 >> np.uint64(24)) | (w4 << np.uint64(40)), 0)])
     standard = final_distance(number_pairs[i0, i1], honour_pairs[i2, ih], 5)
-    off = NO_SHAPE + 1
     if win_shapes == 1:  # no special shape can win
-        return standard, off, off, off
+        return standard, _NOT_TAKEN, _NOT_TAKEN, _NOT_TAKEN
     nico, thirteen, sixteen = special_distances(
         _kinds_at_least(w0, w1, w2, w3, w4, 1), _kinds_at_least(w0, w1, w2, w3, w4, 2),
         _kinds_at_least(w0, w1, w2, w3, w4, 3), _kinds_at_least(w0, w1, w2, w3, w4, 4),
@@ -376,8 +374,14 @@ def shanten_counts(counts, declared_counts, n_declared, number_table, honour_tab
     shape the hand cannot take or that does not win (``win_shapes``); best is the least."""
     standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
                                                        honour_table, work, win_shapes)
-    best = min(standard, nico, thirteen, sixteen)
-    return best - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
+    return shanten_of(standard, nico, thirteen, sixteen)
+
+
+@jit_inline
+def shanten_of(standard, nico, thirteen, sixteen):
+    """(best, standard, Nico Nico, 13 Orphans, 16 Orphans) shanten from the four distances of
+    :func:`hand_distances`: each less one; best is the least."""
+    return min(standard, nico, thirteen, sixteen) - 1, standard - 1, nico - 1, thirteen - 1, sixteen - 1
 
 
 @jit_inline
@@ -474,15 +478,16 @@ def _shanten_block(concealed, declared, win, seat, round_wind, streak, closing, 
             n_declared += declared[i, k, 0] != 0
         if n_declared == 0:
             standard, nico, thirteen, sixteen = row_distances(concealed, i, win[i], classes, win_shapes)
+            best, standard, nico, thirteen, sixteen = shanten_of(standard, nico, thirteen, sixteen)
         else:
             n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
-            standard, nico, thirteen, sixteen = hand_distances(counts, declared_counts, n_declared, number_table,
-                                                               honour_table, work, win_shapes)
-        out[i, 0] = min(standard, nico, thirteen, sixteen) - 1
-        out[i, 1] = standard - 1
-        out[i, 2] = nico - 1
-        out[i, 3] = thirteen - 1
-        out[i, 4] = sixteen - 1
+            best, standard, nico, thirteen, sixteen = shanten_counts(counts, declared_counts, n_declared,
+                                                                     number_table, honour_table, work, win_shapes)
+        out[i, 0] = best
+        out[i, 1] = standard
+        out[i, 2] = nico
+        out[i, 3] = thirteen
+        out[i, 4] = sixteen
 
 
 shanten_kernel = jit_batch(_shanten_rows)
