@@ -192,7 +192,8 @@ class HandBatch:
         ------
         ValueError
             If ``concealed`` is not a 2-D integer array with 34 columns, or another
-            column has the wrong shape or a non-integer dtype, or a flag
+            column has the wrong shape or a non-integer dtype (a bool is refused
+            for the context columns but the flags: ``win=True`` is no tile), or a flag
             (``self_drawn``, ``closing``) holds a value other than True, False, 1
             and 0 (the whole batch is unusable; the message names the argument);
             other bad values in a row only flag that row.
@@ -200,6 +201,8 @@ class HandBatch:
         raw = np.asarray(concealed)
         if raw.ndim != 2 or raw.shape[1] != N_KINDS:
             raise HandError(ErrorCode.BAD_ARRAY, f"concealed must have shape (N, 34), got {raw.shape}")
+        if raw.size == 0:
+            raw = raw.astype(_UINT8)  # no rows: nothing to misread (``np.asarray`` of an empty list is float64)
         if raw.dtype.kind not in _INTEGER_KINDS:
             raise HandError(ErrorCode.BAD_ARRAY, f"concealed must hold integers, got dtype {raw.dtype}")
         n = raw.shape[0]
@@ -210,17 +213,21 @@ class HandBatch:
             columns["declared"] = np.zeros((n, MAX_DECLARED, 2), dtype=_INT8)
         else:
             d = np.asarray(declared)
+            if d.size == 0 and d.shape == (n, MAX_DECLARED, 2):
+                d = d.astype(_INT8)  # no rows: nothing to misread
             if d.shape != (n, MAX_DECLARED, 2) or d.dtype.kind not in "iu":
                 raise HandError(ErrorCode.BAD_ARRAY, f"declared must be integers of shape ({n}, {MAX_DECLARED}, 2), got {d.shape} {d.dtype}")
             columns["declared"] = _column(d, _INT8, 0, N_KINDS - 1, error, messages, "declared")
         given = (-1 if win is None else win, self_drawn, seat, round, flowers, streak, closing, events)
         for (name, (dtype, lo, hi)), value in zip(_CONTEXT.items(), given):
-            if type(value) is int or type(value) is bool:  # the usual scalars, without numpy's checks
+            # A bool is a flag's value only: ``win=True`` is refused as a bool ``win`` array is, not read as tile 1.
+            kinds = _INTEGER_KINDS if dtype is _BOOL else "iu"
+            if type(value) is int or (type(value) is bool and dtype is _BOOL):  # the usual scalars, quickly
                 if lo <= value <= hi:  # a flag: True, False, 1 or 0
                     columns[name] = _filled(n, dtype, value)
                     continue
             v = np.asarray(value)
-            if v.ndim == 0 and v.dtype.kind in _INTEGER_KINDS and lo <= v <= hi:
+            if v.ndim == 0 and v.dtype.kind in kinds and lo <= v <= hi:
                 columns[name] = _filled(n, dtype, v)  # a scalar in range: one value for every row
                 continue
             if v.ndim == 0:
@@ -228,6 +235,8 @@ class HandBatch:
             elif v.shape != (n,):
                 raise HandError(ErrorCode.BAD_ARRAY,
                                 f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
+            if n == 0:
+                v = v.astype(dtype)  # no rows: nothing to misread (``np.asarray([])`` is float64)
             if dtype is _BOOL:
                 columns[name] = _flags(v, name)
                 continue
@@ -392,8 +401,8 @@ def held_counts(batch: HandBatch, with_win: bool = True) -> np.ndarray:
 
     Rows that fail the row checks (:func:`fastscore.kernels.checks.row_fault`) give meaningless counts.
     """
-    held = np.empty((len(batch), N_KINDS), dtype=np.int16)
-    concealed, declared, win = kernel_columns(batch)[:3]
+    concealed, declared, win = kernel_columns(batch)[:3]  # first: a non-batch gets its ValueError
+    held = np.empty((concealed.shape[0], N_KINDS), dtype=np.int16)
     _held_kernel(concealed, declared, win, with_win, held)
     return held
 

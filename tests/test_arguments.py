@@ -77,3 +77,30 @@ def test_lower_case_winds_are_refused_everywhere():
     result = CliRunner().invoke(app, ["score", NICO, "--win", "9s", "--seat", "s"])
     assert result.exit_code == 2 and "seat 's' is not a wind" in result.stderr
     assert score_batch(HandBatch.from_records([{"hand": NICO, "win": "9s", "seat": "S"}])).total.tolist() == [56]
+
+
+def test_a_bool_is_a_flag_not_a_tile_or_a_wind():
+    """``from_arrays(win=True)`` once meant tile 1 (2m) while a bool ``win`` array was refused."""
+    counts = np.zeros((2, 34), dtype=np.uint8)
+    for name in ("win", "seat", "flowers"):
+        for value in (True, np.bool_(False), [True, False]):
+            with pytest.raises(ValueError, match=f"{name} must hold integers, got dtype bool"):
+                HandBatch.from_arrays(counts, **{name: value})
+    assert HandBatch.from_arrays(counts, self_drawn=True, closing=np.bool_(True)).self_drawn.tolist() == [True] * 2
+
+
+def test_a_batch_of_no_rows_takes_empty_lists():
+    """``np.asarray([])`` is float64: an empty column holds nothing to misread, so it is not refused."""
+    empty = HandBatch.from_arrays(np.zeros((0, 34)), np.zeros((0, 5, 2)), win=[], seat=[], self_drawn=[])
+    assert len(empty) == 0 and empty.win.dtype == np.int8 and empty.self_drawn.dtype == np.bool_
+    assert score_batch(empty).total.tolist() == []
+    with pytest.raises(ValueError, match="win must hold integers, got dtype float64"):
+        HandBatch.from_arrays(np.zeros((1, 34), dtype=np.uint8), win=[3.0])
+
+
+def test_held_counts_of_a_non_batch_is_a_value_error():
+    from fastscore.batch import held_counts
+
+    for bad in (None, [[0] * 34]):
+        with pytest.raises(ValueError, match="expected a HandBatch"):
+            held_counts(bad)

@@ -184,19 +184,24 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
         return np.int64(FLAGGED), np.int64(0)
     n_waits = np.zeros(1, dtype=np.int16)
     codes = np.empty(1, dtype=np.uint8)
+    # A batch of one, in the batch columns' dtypes and with int64 bounds (not the literals 0 and 1, which
+    # numba would type apart): the waits kernel's own compiled block, compiled once for both.
     _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
                  np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
                  np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
                  np.full(1, closing, dtype=np.bool_), np.full(1, events, dtype=np.uint8), np.zeros(1, dtype=np.uint8),
                  rules, suit_info, suit_entries,
                  dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
-                 payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, 0, 1)
+                 payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, np.int64(0), np.int64(1))
     return np.int64(codes[0]), np.int64(n_waits[0])
 
 
-@jit_inline
+@jit
 def _parse_hand(data, hand_end):
-    """``(code, concealed (34,) uint8, declared (5, 2) int8)`` of the hand ``data[:hand_end]``."""
+    """``(code, concealed (34,) uint8, declared (5, 2) int8)`` of the hand ``data[:hand_end]``.
+
+    Called, not inlined: the three text kernels share its one compiled build (a call costs
+    nanoseconds; inlined, the parser was typed again in each kernel's cold compile)."""
     concealed = np.zeros(N_KINDS, dtype=np.uint8)
     declared = np.zeros((MAX_DECLARED, 2), dtype=np.int8)
     return _hand_groups(data, 0, hand_end, concealed, declared, _BYTE_CLASS, _BYTE_VALUE), concealed, declared
