@@ -39,15 +39,17 @@ from .bits import BYTE_HIGHS, BYTE_ONES, ctpop64, gather_highs
 from .checks import concealed_words, hand_fault, row_check_code
 from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code, word_code
 
-__all__ = ["DP_STATES", "NO_SHAPE", "capped_entry", "capped_entry_into", "entry_distances", "group_entries",
-           "hand_distances", "load_counts", "make_shanten_scratch", "row_distances", "shanten_counts", "shanten_hand",
-           "shanten_kernel", "special_distances"]
+__all__ = ["DP_STATES", "NOT_TAKEN", "NO_SHAPE", "capped_entry", "capped_entry_into", "class_distance", "combine",
+           "entry_distances", "final_distance", "group_entries", "hand_distances", "held_histogram", "kind_masks",
+           "load_counts", "make_shanten_scratch", "nico_distance", "nico_histogram_distance", "row_distances",
+           "shanten_counts", "shanten_hand", "shanten_kernel", "sixteen_distance", "special_distances",
+           "thirteen_distance"]
 
 _SHEUNG = int(SetKind.SHEUNG)
 _PONG = int(SetKind.PONG)
 _BLOCK = 1024  # rows per parallel work item
 #: The distance of a shape the hand cannot take or that does not win (its shanten reads :data:`NO_SHAPE`).
-_NOT_TAKEN = NO_SHAPE + 1
+NOT_TAKEN = NO_SHAPE + 1
 _ORPHANS_MASK = np.int64(sum(1 << t for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)))
 #: Kinds where a sheung may start: 1-7 of each number suit.
 _SHEUNG_STARTS = np.int64(sum(((1 << 7) - 1) << b for b in (0, 9, 18)))
@@ -116,7 +118,7 @@ def capped_entry_into(counts, work, base, n_kinds, sheungs):
 
 
 @jit_inline
-def _dist(entry, m, e):
+def class_distance(entry, m, e):
     """Distance of class (``m`` sets, ``e`` eyes) in a table entry."""
     return np.int64((entry >> np.uint64(DIST_BITS * (2 * m + e))) & np.uint64(DIST_MASK))
 
@@ -130,10 +132,10 @@ def combine(a, b):
         d0 = DIST_MASK
         d1 = DIST_MASK
         for m1 in range(m + 1):
-            a0 = _dist(a, m1, 0)
-            a1 = _dist(a, m1, 1)
-            b0 = _dist(b, m - m1, 0)
-            b1 = _dist(b, m - m1, 1)
+            a0 = class_distance(a, m1, 0)
+            a1 = class_distance(a, m1, 1)
+            b0 = class_distance(b, m - m1, 0)
+            b1 = class_distance(b, m - m1, 1)
             d0 = min(d0, a0 + b0)
             d1 = min(d1, a0 + b1, a1 + b0)
         out |= (np.uint64(min(d0, DIST_MASK)) << np.uint64(DIST_BITS * 2 * m)) \
@@ -185,12 +187,13 @@ def final_distance(a, b, n_sets):
     """Distance of exactly ``n_sets`` sets and one eyes from two combined entries."""
     d = DIST_MASK
     for m in range(n_sets + 1):
-        d = min(d, _dist(a, m, 0) + _dist(b, n_sets - m, 1), _dist(a, m, 1) + _dist(b, n_sets - m, 0))
+        d = min(d, class_distance(a, m, 0) + class_distance(b, n_sets - m, 1),
+                class_distance(a, m, 1) + class_distance(b, n_sets - m, 0))
     return d
 
 
 @jit_inline
-def _nico_distance(n1, n2, n3, n4):
+def nico_histogram_distance(n1, n2, n3, n4):
     """Distance to Nico Nico (seven pairs and a pong, four of a kind as two pairs), given how many
     kinds are held once, twice, three and four times.  The pong's kind is tried per count held (kinds
     held alike are alike); the pairs then take the best tiles: each kind gives pairs keeping 2, 2
@@ -264,9 +267,17 @@ def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
     """:func:`hand_distances` from the groups' entries (:func:`group_entries`) and the counts."""
     standard = final_distance(combine(e0, e1), combine(e2, eh), 5 - n_declared)
     if n_declared != 0 or win_shapes == 1:  # no special shape can win
-        return standard, _NOT_TAKEN, _NOT_TAKEN, _NOT_TAKEN
-    # The kinds held once or more ... four times or more, as bitmasks: one pass over the kinds, four
-    # compares each; every count the special shapes need is a popcount or a mask of these.
+        return standard, NOT_TAKEN, NOT_TAKEN, NOT_TAKEN
+    m1, m2, m3, m4 = kind_masks(counts)
+    nico, thirteen, sixteen = special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes)
+    return standard, nico, thirteen, sixteen
+
+
+@jit_inline
+def kind_masks(counts):
+    """The kinds held once or more ... four times or more, as four int64 bitmasks (bit t for kind t):
+    one pass over the kinds, four compares each; every count the special shapes need is a popcount
+    or a mask of these."""
     m1 = 0
     m2 = 0
     m3 = 0
@@ -277,8 +288,7 @@ def entry_distances(counts, n_declared, e0, e1, e2, eh, win_shapes):
         m2 |= np.int64(c >= 2) << t
         m3 |= np.int64(c >= 3) << t
         m4 |= np.int64(c >= 4) << t
-    nico, thirteen, sixteen = special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes)
-    return standard, nico, thirteen, sixteen
+    return m1, m2, m3, m4
 
 
 @jit_inline
@@ -287,36 +297,55 @@ def special_distances(m1, m2, m3, m4, e0, e1, e2, win_shapes):
     the kinds it holds once or more ... four times or more (``m1``-``m4``, bit t for kind t) and its
     number suits' table entries ``e0``-``e2``; :data:`NO_SHAPE` + 1 for a shape that does not win
     (``win_shapes``)."""
+    return (nico_distance(m1, m2, m3, m4) if shape_wins(win_shapes, Shape.NICO_NICO) else NOT_TAKEN,
+            thirteen_distance(m1, m2, m3, m4) if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else NOT_TAKEN,
+            sixteen_distance(m1, m2, e0, e1, e2) if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else NOT_TAKEN)
+
+
+@jit_inline
+def held_histogram(m1, m2, m3, m4):
+    """How many kinds are held exactly once, twice, three and four times, from the masks of
+    :func:`special_distances`."""
     p1 = ctpop64(m1)
     p2 = ctpop64(m2)
     p3 = ctpop64(m3)
     n4 = ctpop64(m4)
-    n1 = p1 - p2
-    n2 = p2 - p3
-    n3 = p3 - n4
-    # 13 Orphans: one copy of each orphan held is its own; the rest ("r") serves the eyes and the set, so
-    # an orphan counts in r_k when held k + 1 times or more.
+    return p1 - p2, p2 - p3, p3 - n4, n4
+
+
+@jit_inline
+def nico_distance(m1, m2, m3, m4):
+    """Distance to Nico Nico from the masks of :func:`special_distances`."""
+    n1, n2, n3, n4 = held_histogram(m1, m2, m3, m4)
+    return nico_histogram_distance(n1, n2, n3, n4)
+
+
+@jit_inline
+def thirteen_distance(m1, m2, m3, m4):
+    """Distance to 13 Orphans from the masks of :func:`special_distances`."""
+    # One copy of each orphan held is its own; the rest ("r") serves the eyes and the set, so an orphan
+    # counts in r_k when held k + 1 times or more.
     orphans = _ORPHANS_MASK
     orphans_held = ctpop64(m1 & orphans)
     r1 = (m1 & ~orphans) | (m2 & orphans)
     r2 = (m2 & ~orphans) | (m3 & orphans)
     r3 = (m3 & ~orphans) | (m4 & orphans)
     r4 = m4 & ~orphans
-    honours_held = ctpop64(m1 >> 27)
-    honour_pair = np.int64((m2 >> 27) != 0)
-    nico = _nico_distance(n1, n2, n3, n4)
-    thirteen = _thirteen_distance(r1, r2, r3, r4, orphans_held)
-    # 16 Orphans: an orphan sheung per suit (the table's best), the seven honours, and the eyes: one
-    # more of a tile among them, from an honour pair or a suit whose best orphan sheung holds a pair.
-    kept = honours_held
-    eyes = honour_pair
+    return _thirteen_distance(r1, r2, r3, r4, orphans_held)
+
+
+@jit_inline
+def sixteen_distance(m1, m2, e0, e1, e2):
+    """Distance to 16 Orphans from the masks of :func:`special_distances` (once and twice or more)
+    and the number suits' table entries: an orphan sheung per suit (the table's best), the seven
+    honours, and the eyes: one more of a tile among them, from an honour pair or a suit whose best
+    orphan sheung holds a pair."""
+    kept = ctpop64(m1 >> 27)
+    eyes = np.int64((m2 >> 27) != 0)
     for entry in (e0, e1, e2):  # the suits' table entries (no declared set)
         kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
         eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
-    sixteen = 17 - kept - eyes
-    return (nico if shape_wins(win_shapes, Shape.NICO_NICO) else _NOT_TAKEN,
-            thirteen if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) else _NOT_TAKEN,
-            sixteen if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else _NOT_TAKEN)
+    return 17 - kept - eyes
 
 
 @jit_inline
@@ -359,7 +388,7 @@ def row_distances(concealed, i, win, classes, win_shapes):
     ih = np.int64(honour_ids[word_code((w3 >> np.uint64(24)) | (w4 << np.uint64(40)), 0)])
     standard = final_distance(number_pairs[i0, i1], honour_pairs[i2, ih], 5)
     if win_shapes == 1:  # no special shape can win
-        return standard, _NOT_TAKEN, _NOT_TAKEN, _NOT_TAKEN
+        return standard, NOT_TAKEN, NOT_TAKEN, NOT_TAKEN
     nico, thirteen, sixteen = special_distances(
         _kinds_at_least(w0, w1, w2, w3, w4, 1), _kinds_at_least(w0, w1, w2, w3, w4, 2),
         _kinds_at_least(w0, w1, w2, w3, w4, 3), _kinds_at_least(w0, w1, w2, w3, w4, 4),
