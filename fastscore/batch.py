@@ -220,12 +220,12 @@ class HandBatch:
             columns["declared"] = _column(d, _INT8, 0, N_KINDS - 1, error, messages, "declared")
         given = (-1 if win is None else win, self_drawn, seat, round, flowers, streak, closing, events)
         for (name, (dtype, lo, hi)), value in zip(_CONTEXT.items(), given):
-            # A bool is a flag's value only: ``win=True`` is refused as a bool ``win`` array is, not read as tile 1.
-            kinds = _INTEGER_KINDS if dtype is _BOOL else "iu"
             if type(value) is int or (type(value) is bool and dtype is _BOOL):  # the usual scalars, quickly
                 if lo <= value <= hi:  # a flag: True, False, 1 or 0
                     columns[name] = _filled(n, dtype, value)
                     continue
+            # A bool is a flag's value only: ``win=True`` is refused as a bool ``win`` array is, not read as tile 1.
+            kinds = _INTEGER_KINDS if dtype is _BOOL else "iu"
             v = np.asarray(value)
             if v.ndim == 0 and v.dtype.kind in kinds and lo <= v <= hi:
                 columns[name] = _filled(n, dtype, v)  # a scalar in range: one value for every row
