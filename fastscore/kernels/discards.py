@@ -15,7 +15,8 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
-from ..shanten_tables import DIST_BITS
+from ..shanten_tables import DIST_BITS, ORPHAN_GAIN_SHIFT
+from ..tables import POW5
 from .bits import ctpop64, cttz64
 from .checks import hand_fault, row_check_code
 from .decompose import ALL_WIN_SHAPES, suit_code
@@ -41,8 +42,10 @@ from .shanten import (
 __all__ = ["discard_kernel", "discard_hand", "discards_hand"]
 
 _BLOCK = 64  # rows per parallel work item
-_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
-_DIST_BITS_ALL = np.uint64((1 << 60) - 1)  # the distance fields of a table entry
+_DIST_BITS_ALL = np.uint64((1 << ORPHAN_GAIN_SHIFT) - 1)  # a table entry's distance fields, below its orphan bits
+#: ``_OTHERS[g, h]``: the two groups other than g and h (g != h); ``_OTHERS[g, g]``: the three other than g.
+_OTHERS = np.array([[[k for k in range(4) if k not in (g, h)] + [-1] * (g != h) for h in range(4)] for g in range(4)],
+                   dtype=np.int64)
 
 
 #: Where :func:`discard_hand` keeps its per-hand values in row 0 of its ``work`` scratch (int64 holding
@@ -88,10 +91,10 @@ def _drawn_entries(counts, declared_counts, work, code, entry, g, declared_group
             counts[t] -= 1
     elif g < 3:
         for j in range(9):
-            work[0, at + j] = np.int64(number_table[code + (_POW5[j] if counts[base + j] < 4 else 0)])
+            work[0, at + j] = np.int64(number_table[code + (POW5[j] if counts[base + j] < 4 else 0)])
     else:
         for j in range(7):
-            work[0, at + j] = np.int64(honour_table[code + (_POW5[j] if counts[base + j] < 4 else 0)])
+            work[0, at + j] = np.int64(honour_table[code + (POW5[j] if counts[base + j] < 4 else 0)])
 
 
 @jit_inline
@@ -169,7 +172,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             work[0, _PAIR + 4 * g + h] = pair
             work[0, _PAIR + 4 * h + g] = pair
     for g in range(4):
-        a, b, c = (1, 2, 3) if g == 0 else ((0, 2, 3) if g == 1 else ((0, 1, 3) if g == 2 else (0, 1, 2)))
+        a, b, c = _OTHERS[g, g, 0], _OTHERS[g, g, 1], _OTHERS[g, g, 2]
         work[0, _REST + g] = np.int64(combine(np.uint64(work[0, _PAIR + 4 * a + b]), full[c]))
     specials = n_declared == 0 and win_shapes != 1
     m1 = m2 = m3 = m4 = 0
@@ -185,7 +188,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         base = 9 * gx
         n_kinds = 9 if gx < 3 else 7
         counts[x] -= 1
-        code_x = codes[gx] - _POW5[x - base]
+        code_x = codes[gx] - POW5[x - base]
         entry_x = _group_entry(counts, work, code_x, gx, declared_groups[gx], number_table, honour_table)
         rest_x = np.uint64(work[0, _REST + gx])
         standard = final_distance(entry_x, rest_x, n_sets)
@@ -228,12 +231,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                 for g in range(4):
                     if g == gx:
                         continue
-                    a = 0
-                    while a == g or a == gx:
-                        a += 1
-                    b = a + 1
-                    while b == g or b == gx:
-                        b += 1
+                    a, b = _OTHERS[g, gx, 0], _OTHERS[g, gx, 1]
                     others = combine(entry_x, np.uint64(work[0, _PAIR + 4 * a + b]))
                     tight = np.int64(_tight_fields(full[g], others, n_sets, before))
                     for t in range(9 * g, 9 * g + (9 if g < 3 else 7)):
