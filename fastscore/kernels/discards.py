@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
-from ..shanten_tables import DIST_BITS, ORPHAN_GAIN_SHIFT
+from ..shanten_tables import DIST_BITS, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
 from ..tables import POW5
 from .bits import ctpop64, cttz64
 from .checks import hand_fault, row_check_code
@@ -56,10 +56,59 @@ _LOWERED = 100  #: ``[_LOWERED + t]``: the distance fields that drawing t lowers
 _PAIR = 134  #: ``[_PAIR + 4 g + h]``: the min-plus combination of groups g and h of the 17-tile hand
 _REST = 150  #: ``[_REST + g]``: the combination of the three groups other than g
 _DRAWN = 154  #: ``[_DRAWN + j]``: the entry of the discard's group with its j-th kind drawn
-_MEMO_N = 164  #: ``[_MEMO_N + g]``: how many entries of group g's discards :data:`_MEMO_KEY` holds
-_MEMO_KEY = 168  #: ``[_MEMO_KEY + 9 g + k]``: the k-th distinct entry (distance fields) a discard leaves to group g
-_MEMO_MASK = 204  #: ``[_MEMO_MASK + 9 g + k]``: the useful draws outside group g with that entry (to 240)
+_CLASS_DRAWS = 164  #: ``[_CLASS_DRAWS + 12 g + c]``: the draws outside group g that lower a class some best
+#: reading of the other three groups to class c (field index 2 m + e) uses (to 212)
+_NICO_DRAWS = 212  #: ``[_NICO_DRAWS + h]``: after the discard of a kind held h times, bit j set when the draw
+#: of a kind held j times lowers Nico Nico's distance (-1: not worked out yet; to 217)
 _ALL_KINDS = np.int64((1 << N_KINDS) - 1)
+_HONOURS = np.int64(((1 << 7) - 1) << 27)
+_GAIN_SHIFT = np.uint64(ORPHAN_GAIN_SHIFT)
+_EYES_SHIFT = np.uint64(ORPHAN_EYES_BIT)
+
+
+@jit_inline
+def _orphan_gain(entry):
+    """The most tiles of one orphan sheung a number suit's table entry holds (0-3)."""
+    return np.int64((entry >> _GAIN_SHIFT) & np.uint64(3))
+
+
+@jit_inline
+def _orphan_eyes(entry):
+    """1 when a best orphan sheung of a number suit's table entry holds a kind held twice or more."""
+    return np.int64((entry >> _EYES_SHIFT) & np.uint64(1))
+
+
+@jit_inline
+def _orphan_draws(work, at, entry, base):
+    """For the number suit at ``base`` (entry ``entry``, the entry with its j-th kind drawn in
+    ``work[0, at + j]``): the kinds whose draw raises the tiles of its best orphan sheung (by one: bit
+    ``base + j``), and the kinds whose draw leaves a best orphan sheung holding a pair."""
+    gain = _orphan_gain(entry)
+    raise_mask = np.int64(0)
+    eyes_mask = np.int64(0)
+    for j in range(9):
+        drawn = np.uint64(work[0, at + j])
+        raise_mask |= np.int64(_orphan_gain(drawn) > gain) << (base + j)
+        eyes_mask |= _orphan_eyes(drawn) << (base + j)
+    return raise_mask, eyes_mask
+
+
+@jit_inline
+def _sixteen_suit_draws(raise_mask, eyes_mask, eyes, eyes_elsewhere, base):
+    """The kinds of the number suit at ``base`` whose draw lowers the 16 Orphans distance.
+
+    That distance is 17 less the honours held, each suit's orphan sheung tiles and the eyes (1 when an
+    honour pair or some suit's best orphan sheung gives them; :func:`fastscore.kernels.shanten.sixteen_distance`).
+    A draw in this suit lowers it when the suit's tiles (``raise_mask``: one more) plus the eyes grow:
+    with eyes elsewhere (``eyes_elsewhere``) only a raise does; else, when the suit now gives the eyes
+    (``eyes``), a raise that keeps them (``eyes_mask``); else a raise or the eyes found."""
+    if eyes_elsewhere:
+        chosen = raise_mask
+    elif eyes:
+        chosen = raise_mask & eyes_mask
+    else:
+        chosen = raise_mask | eyes_mask
+    return chosen & (np.int64(0x1FF) << base)
 
 
 @jit_inline
@@ -111,6 +160,33 @@ def _tight_fields(a, others, n_sets, d):
     return word
 
 
+@jit_inline
+def _class_draws(work, full, gx, c, rest):
+    """The draws outside group ``gx`` that lower a class of their group which some best reading of the
+    three groups other than gx, to class ``c`` (field index 2 m + e; ``rest`` their combination),
+    uses: a class of group g whose distance, with the best of the other two to the rest of c, reaches
+    rest's distance for c (the pairs in ``work[0, _PAIR ...]``, the fields each draw lowers in
+    ``work[0, _LOWERED ...]``)."""
+    k = c // 2
+    e_c = c % 2
+    d = class_distance(rest, k, e_c)
+    draws = np.int64(0)
+    for g in range(4):
+        if g == gx:
+            continue
+        a, b = _OTHERS[g, gx, 0], _OTHERS[g, gx, 1]
+        pair = np.uint64(work[0, _PAIR + 4 * a + b])
+        entry = full[g]
+        tight = np.uint64(0)
+        for m in range(k + 1):
+            for e in range(e_c + 1):
+                if class_distance(entry, m, e) + class_distance(pair, k - m, e_c - e) == d:
+                    tight |= np.uint64(1) << np.uint64(DIST_BITS * (2 * m + e))
+        for t in range(9 * g, 9 * g + (9 if g < 3 else 7)):
+            draws |= np.int64(np.uint64(work[0, _LOWERED + t]) & tight != 0) << t
+    return draws
+
+
 @jit
 def discard_hand(counts, declared_counts, n_declared, live, number_table, honour_table, work, shanten, useful,
                  live_useful, win_shapes):
@@ -132,12 +208,17 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     lowers the hand's distance exactly when it lowers a field of g that some best reading uses (a
     *tight* field: with the other groups combined, it reaches the hand's distance).  So per hand,
     for each draw, the fields it lowers (the entries of the 17-tile hand; a discard leaves the other
-    groups as they are), and per discard the tight fields of each group: the other three groups
-    combined, from pairs combined once per hand (and once per distinct entry the discard leaves to its
-    group: discards leaving the same entry share the useful draws outside it).  Only the discard's own
-    group needs the entries of its draws again.  A special shape at the least distance: Nico Nico
-    once per count a drawn kind is held (it counts only how many kinds are held once, twice, ...),
-    the Orphans shapes per draw, from the masks of kinds held and the suits' entries.
+    groups as they are), the pairs of groups combined and each group's three others combined; per
+    discard, the tight fields of its own group (from its entry and the other three combined) and the
+    entries of its draws.  A best reading gives the discard's group gx a tight field f and the other
+    three groups their best reading to the complement class c of f, so the useful draws outside gx
+    depend only on (gx, c): worked out once per hand for each (gx, c) some discard needs
+    (:func:`_class_draws`).  A special shape at the least distance: Nico Nico
+    once per count the discard and a draw are held (it counts only how many kinds are held once,
+    twice, ...),
+    the 16 Orphans draws as masks (honours, and the draws that raise a suit's orphan sheung or give the
+    eyes), 13 Orphans per draw.  A discard leaves a special distance equal to the 17-tile hand's or one
+    more, so a shape whose 17-tile distance is above a discard's standard distance is not tried.
     """
     n_sets = 5 - n_declared
     if n_declared != 0:
@@ -150,8 +231,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             _group_entry(counts, work, codes[1], 1, declared_groups[1], number_table, honour_table),
             _group_entry(counts, work, codes[2], 2, declared_groups[2], number_table, honour_table),
             _group_entry(counts, work, codes[3], 3, declared_groups[3], number_table, honour_table))
-    for g in range(4):
-        work[0, _MEMO_N + g] = 0
+    class_done = np.int64(0)  # bit 12 g + c: _CLASS_DRAWS[12 g + c] worked out
     for g in range(4):  # each draw's group with the draw added, in the 17-tile hand
         _drawn_entries(counts, declared_counts, work, codes[g], full[g], g, declared_groups[g], number_table,
                        honour_table, _UP + 9 * g)
@@ -176,8 +256,29 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         work[0, _REST + g] = np.int64(combine(np.uint64(work[0, _PAIR + 4 * a + b]), full[c]))
     specials = n_declared == 0 and win_shapes != 1
     m1 = m2 = m3 = m4 = 0
+    raise_up = eyes_up = np.int64(0)
+    n17 = t17 = s17 = NOT_TAKEN
+    nico_after = (NOT_TAKEN, NOT_TAKEN, NOT_TAKEN, NOT_TAKEN, NOT_TAKEN)
+    floor = NOT_TAKEN  # no discard leaves a special distance below the 17-tile hand's
     if specials:
         m1, m2, m3, m4 = kind_masks(counts)
+        n17, t17, s17 = special_distances(m1, m2, m3, m4, full[0], full[1], full[2], win_shapes)
+        floor = min(n17, t17, s17)
+        if n17 < NOT_TAKEN:
+            for h in range(5):
+                work[0, _NICO_DRAWS + h] = -1
+            n1, n2, n3, n4 = held_histogram(m1, m2, m3, m4)
+            # nico_after[h]: Nico Nico's distance after the discard of a kind held h times (1-4; a count
+            # no kind is held has a meaningless entry, never read)
+            nico_after = (NOT_TAKEN, nico_histogram_distance(n1 - 1, n2, n3, n4),
+                          nico_histogram_distance(n1 + 1, n2 - 1, n3, n4),
+                          nico_histogram_distance(n1, n2 + 1, n3 - 1, n4),
+                          nico_histogram_distance(n1, n2, n3 + 1, n4 - 1))
+        if floor < NOT_TAKEN:  # which draws raise each suit's orphan sheung, for 16 Orphans
+            for g in range(3):
+                r, e = _orphan_draws(work, _UP + 9 * g, full[g], 9 * g)
+                raise_up |= r
+                eyes_up |= e
     for x in range(N_KINDS):
         shanten[x] = NO_SHAPE
         useful[x] = 0
@@ -197,14 +298,21 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         e2 = entry_x if gx == 2 else full[2]
         special = nico = thirteen = sixteen = NOT_TAKEN
         k1 = k2 = k3 = k4 = 0
-        if specials:  # the masks of the hand left by the discard: x held one time fewer
+        if floor <= standard:  # the masks of the hand left by the discard: x held one time fewer
             held = counts[x] + 1
             bit = np.int64(1) << x
             k1 = m1 & ~bit if held == 1 else m1
             k2 = m2 & ~bit if held == 2 else m2
             k3 = m3 & ~bit if held == 3 else m3
             k4 = m4 & ~bit if held == 4 else m4
-            nico, thirteen, sixteen = special_distances(k1, k2, k3, k4, e0, e1, e2, win_shapes)
+            # A discard leaves each special distance as the 17-tile hand's or one more: only a shape
+            # that may be at the least distance is worked out.
+            if n17 <= standard:  # Nico Nico counts only how many kinds are held once, twice, ...
+                nico = nico_after[held]
+            if t17 <= standard:
+                thirteen = thirteen_distance(k1, k2, k3, k4)
+            if s17 <= standard:
+                sixteen = sixteen_distance(k1, k2, e0, e1, e2)
             special = min(nico, thirteen, sixteen)  # a shape that does not win: above every distance
         before = min(standard, special)
         shanten[x] = before - 1
@@ -217,40 +325,56 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             for j in range(n_kinds):  # a kind without a free copy: the entry unchanged, lowers nothing
                 lowered = (entry_x & _DIST_BITS_ALL) - (np.uint64(work[0, _DRAWN + j]) & _DIST_BITS_ALL)
                 mask |= np.int64(lowered & tight != 0) << (base + j)
-            # The useful draws in the other groups depend on the discard only through its group's
-            # entry: discards leaving the same entry (about half of them) share them.
-            key = np.int64(entry_x & _DIST_BITS_ALL)
-            n_memo = np.int64(work[0, _MEMO_N + gx])
-            k = 0
-            while k < n_memo and work[0, _MEMO_KEY + 9 * gx + k] != key:
-                k += 1
-            if k < n_memo:
-                mask |= work[0, _MEMO_MASK + 9 * gx + k]
-            else:
-                outside = np.int64(0)
-                for g in range(4):
-                    if g == gx:
-                        continue
-                    a, b = _OTHERS[g, gx, 0], _OTHERS[g, gx, 1]
-                    others = combine(entry_x, np.uint64(work[0, _PAIR + 4 * a + b]))
-                    tight = np.int64(_tight_fields(full[g], others, n_sets, before))
-                    for t in range(9 * g, 9 * g + (9 if g < 3 else 7)):
-                        outside |= np.int64(work[0, _LOWERED + t] & tight != 0) << t
-                work[0, _MEMO_KEY + 9 * gx + n_memo] = key
-                work[0, _MEMO_MASK + 9 * gx + n_memo] = outside
-                work[0, _MEMO_N + gx] = n_memo + 1
-                mask |= outside
+            # A best reading of the hand gives group gx a tight class f and the other three groups
+            # (whose entries the discard leaves as they are) the rest, class c = complement of f, at
+            # their best for c (_REST).  So the useful draws outside gx are those that lower a class
+            # of their group some best reading of the three to class c uses: per hand and (gx, c).
+            fields = tight
+            while fields != 0:
+                f = cttz64(np.int64(fields)) // DIST_BITS
+                fields &= fields - np.uint64(1)
+                c = 2 * (n_sets - f // 2) + 1 - f % 2
+                slot = 12 * gx + c
+                if (class_done >> slot) & 1 == 0:
+                    work[0, _CLASS_DRAWS + slot] = _class_draws(work, full, gx, c, rest_x)
+                    class_done |= np.int64(1) << slot
+                mask |= work[0, _CLASS_DRAWS + slot]
         if special == before:  # no declared set: a kind can be drawn unless held four times
             drawable = _ALL_KINDS & ~k4
             if nico == before:  # Nico Nico counts only how many kinds are held once, twice, ...
-                n1, n2, n3, n4 = held_histogram(k1, k2, k3, k4)
+                h = counts[x] + 1
+                classes = work[0, _NICO_DRAWS + h]
+                if classes < 0:  # the first discard of a kind held h times: the same for the others
+                    n1, n2, n3, n4 = held_histogram(k1, k2, k3, k4)
+                    classes = 0
+                    for held in range(4):  # a draw of a kind held ``held`` times
+                        if nico_histogram_distance(n1 + (held == 0) - (held == 1), n2 + (held == 1) - (held == 2),
+                                                   n3 + (held == 2) - (held == 3), n4 + (held == 3)) < before:
+                            classes |= 1 << held
+                    work[0, _NICO_DRAWS + h] = classes
                 exactly = (_ALL_KINDS & ~k1, k1 & ~k2, k2 & ~k3, k3 & ~k4)
-                for held in range(4):  # a draw of a kind held ``held`` times
-                    if nico_histogram_distance(n1 + (held == 0) - (held == 1), n2 + (held == 1) - (held == 2),
-                                               n3 + (held == 2) - (held == 3), n4 + (held == 3)) < before:
+                for held in range(4):
+                    if (classes >> held) & 1:
                         mask |= exactly[held] & drawable
+            if sixteen == before:  # 16 Orphans: honours not held, an honour pair, each suit's orphan sheung
+                raise_mask = raise_up
+                eyes_mask = eyes_up
+                if gx < 3:
+                    r, e = _orphan_draws(work, _DRAWN, entry_x, base)
+                    suit_bits = np.int64(0x1FF) << base
+                    raise_mask = (raise_mask & ~suit_bits) | r
+                    eyes_mask = (eyes_mask & ~suit_bits) | e
+                y0 = _orphan_eyes(e0)
+                y1 = _orphan_eyes(e1)
+                y2 = _orphan_eyes(e2)
+                yh = np.int64((k2 & _HONOURS) != 0)
+                draws = (_HONOURS & ~k1) | (_HONOURS & k1 & ~k2 if (y0 | y1 | y2 | yh) == 0 else 0)
+                draws |= _sixteen_suit_draws(raise_mask, eyes_mask, y0, y1 | y2 | yh, 0)
+                draws |= _sixteen_suit_draws(raise_mask, eyes_mask, y1, y0 | y2 | yh, 9)
+                draws |= _sixteen_suit_draws(raise_mask, eyes_mask, y2, y0 | y1 | yh, 18)
+                mask |= draws & drawable
             rest = drawable & ~mask
-            while rest != 0 and (thirteen == before or sixteen == before):
+            while rest != 0 and thirteen == before:
                 t = cttz64(rest)
                 bit = np.int64(1) << t
                 rest &= rest - 1
@@ -259,20 +383,8 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                 d2 = k2 | bit if held >= 1 else k2
                 d3 = k3 | bit if held >= 2 else k3
                 d4 = k4 | bit if held >= 3 else k4
-                if thirteen == before and thirteen_distance(d1, d2, d3, d4) < before:
+                if thirteen_distance(d1, d2, d3, d4) < before:
                     mask |= bit
-                elif sixteen == before:
-                    f0 = e0
-                    f1 = e1
-                    f2 = e2
-                    if t < 27:
-                        g = t // 9
-                        drawn = np.uint64(work[0, _DRAWN + t - base]) if g == gx else np.uint64(work[0, _UP + t])
-                        f0 = drawn if g == 0 else e0
-                        f1 = drawn if g == 1 else e1
-                        f2 = drawn if g == 2 else e2
-                    if sixteen_distance(d1, d2, f0, f1, f2) < before:
-                        mask |= bit
         useful[x] = mask
         live_useful[x] = ctpop64(mask & live1) + 2 * ctpop64(mask & live2) + 4 * ctpop64(mask & live4)
         counts[x] += 1
