@@ -193,7 +193,8 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     """Discard analysis of one 17-tile hand, in place.
 
     counts : (34,) int64, the 17 concealed tiles (restored on return); declared_counts : (34,) int64,
-    the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind (0-4);
+    the copies in declared sets; n_declared : int; live : (34,) ints, live copies of each kind (0-4;
+    read in full before any output is written, so it may be ``live_useful`` itself);
     work : the (3, DP_STATES) int64 scratch of :func:`fastscore.kernels.shanten.capped_entry_into`
     (row 0 from :data:`_UP` also holds per-hand values).  Writes, for each kind ``x`` held:
     ``shanten[x]`` after discarding it, ``useful[x]`` the bitmask of kinds whose draw then lowers it
@@ -415,18 +416,10 @@ def discards_hand(concealed, declared, win, seen, number_table, honour_table, sc
         return code
     counts, declared_counts, work = scratch
     n_declared = load_counts(rows, decl, win, 0, counts, declared_counts)
-    # discard_hand sums the live copies of the useful draws from a (34,) vector; ``seen`` stands in for it
-    # (no scratch left for another), and the sums are then worked out from the useful-draw masks.
-    discard_hand(counts, declared_counts, n_declared, seen, number_table, honour_table, work, shanten, useful,
+    for t in range(N_KINDS):  # the live copies, in live_useful until discard_hand has read them
+        live_useful[t] = max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[t]))
+    discard_hand(counts, declared_counts, n_declared, live_useful, number_table, honour_table, work, shanten, useful,
                  live_useful, win_shapes)
-    for x in range(N_KINDS):
-        mask = useful[x]
-        n_live = 0
-        while mask != 0:
-            t = cttz64(mask)
-            mask &= mask - 1
-            n_live += max(0, 4 - counts[t] - declared_counts[t] - np.int64(seen[t]))
-        live_useful[x] = n_live
     return code
 
 
