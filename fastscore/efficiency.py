@@ -298,9 +298,9 @@ def discard_analysis(batch: HandBatch, seen=None, rules=None) -> DiscardResult:
     n = len(batch)
     seen_rows = _seen_rows(seen, n)
     shanten_out = np.empty((n, N_KINDS), dtype=np.int8)
-    useful = np.zeros((n, N_KINDS), dtype=np.int64)
-    live_useful = np.zeros((n, N_KINDS), dtype=np.int16)
-    live = np.zeros((n, N_KINDS), dtype=np.int16)
+    useful = np.empty((n, N_KINDS), dtype=np.int64)  # the kernel writes every value
+    live_useful = np.empty((n, N_KINDS), dtype=np.int16)
+    live = np.empty((n, N_KINDS), dtype=np.int16)
     codes = np.empty(n, dtype=np.uint8)
     number_table, honour_table = shanten_tables()
     discard_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, seen_rows, number_table,

@@ -428,7 +428,8 @@ def _discard_rows(concealed, declared, win, seat, round_wind, streak, closing, e
     """Every row of a batch of 17-tile hands (the draw in ``win``): :func:`discard_hand` into rows of
     ``shanten`` (N, 34) int8, ``useful`` (N, 34) int64, ``live_useful`` (N, 34) int16 and ``live`` (N, 34)
     int16 (4 less the copies held and ``seen`` (N, 34), at least 0); ``codes`` (N,) uint8 the row check
-    (a winning tile required); ``win_shapes`` the shapes that win (bit s for shape s)."""
+    (a winning tile required); ``win_shapes`` the shapes that win (bit s for shape s).  Every output
+    value is written (a flagged row: shanten :data:`NO_SHAPE`, the rest 0), so they may be uninitialised."""
     n = concealed.shape[0]
     for b in prange((n + _BLOCK - 1) // _BLOCK):
         _discard_block(concealed, declared, win, seat, round_wind, streak, closing, error, seen, number_table,
@@ -448,6 +449,9 @@ def _discard_block(concealed, declared, win, seat, round_wind, streak, closing, 
         if code != 0:
             for t in range(N_KINDS):
                 shanten[i, t] = NO_SHAPE
+                useful[i, t] = 0
+                live_useful[i, t] = 0
+                live[i, t] = 0
             continue
         n_declared = load_counts(concealed, declared, win[i], i, counts, declared_counts)
         for t in range(N_KINDS):
