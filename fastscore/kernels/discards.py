@@ -214,10 +214,9 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     entries of its draws.  A best reading gives the discard's group gx a tight field f and the other
     three groups their best reading to the complement class c of f, so the useful draws outside gx
     depend only on (gx, c): worked out once per hand for each (gx, c) some discard needs
-    (:func:`_class_draws`).  A special shape at the least distance: Nico Nico
-    once per count the discard and a draw are held (it counts only how many kinds are held once,
-    twice, ...),
-    the 16 Orphans draws as masks (honours, and the draws that raise a suit's orphan sheung or give the
+    (:func:`_class_draws`).  A special shape at the least distance: Nico Nico once per count the
+    discard and a draw are held (it counts only how many kinds are held once, twice, ...), the 16
+    Orphans draws as masks (honours, and the draws that raise a suit's orphan sheung or give the
     eyes), 13 Orphans per draw.  A discard leaves a special distance equal to the 17-tile hand's or one
     more, so a shape whose 17-tile distance is above a discard's standard distance is not tried.
     """
