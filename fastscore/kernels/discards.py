@@ -28,6 +28,7 @@ from .shanten import (
     combine,
     final_distance,
     group_declared,
+    group_entry,
     held_histogram,
     honour_code,
     kind_masks,
@@ -112,19 +113,10 @@ def _sixteen_suit_draws(raise_mask, eyes_mask, eyes, eyes_elsewhere, base):
 
 
 @jit_inline
-def _group_entry(counts, work, code, g, declared_group, number_table, honour_table):
-    """The entry of group ``g`` (0-2 the number suits, 3 the honours) for ``counts``: from the tables by
-    ``code`` (its base-5 code), or for a group holding declared tiles from
-    :func:`fastscore.kernels.shanten.capped_entry_into` (caps in ``work[0, :34]``)."""
-    if declared_group:
-        return capped_entry_into(counts, work, 9 * g, 9 if g < 3 else 7, g < 3)
-    return number_table[code] if g < 3 else honour_table[code]
-
-
-@jit_inline
 def _drawn_entries(counts, declared_counts, work, code, entry, g, declared_group, number_table, honour_table, at):
     """Into ``work[0, at + j]``: the entry of group ``g`` (base-5 code ``code`` of ``counts``, entry
-    ``entry``) with its j-th kind drawn, or ``entry`` for a kind without a free copy.  A group without
+    ``entry``) with its j-th kind drawn, or ``entry`` for a kind without a free copy
+    (:func:`fastscore.kernels.shanten.group_entry` for each draw).  A group without
     declared tiles reads the tables with no branch, so that the reads overlap (they mostly miss the
     cache)."""
     base = 9 * g
@@ -227,10 +219,10 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
     codes = (suit_code(counts, 0), suit_code(counts, 9), suit_code(counts, 18), honour_code(counts))
     declared_groups = (group_declared(declared_counts, 0, 9), group_declared(declared_counts, 9, 9),
                        group_declared(declared_counts, 18, 9), group_declared(declared_counts, 27, 7))
-    full = (_group_entry(counts, work, codes[0], 0, declared_groups[0], number_table, honour_table),
-            _group_entry(counts, work, codes[1], 1, declared_groups[1], number_table, honour_table),
-            _group_entry(counts, work, codes[2], 2, declared_groups[2], number_table, honour_table),
-            _group_entry(counts, work, codes[3], 3, declared_groups[3], number_table, honour_table))
+    full = (group_entry(counts, work, codes[0], 0, declared_groups[0], number_table, honour_table),
+            group_entry(counts, work, codes[1], 1, declared_groups[1], number_table, honour_table),
+            group_entry(counts, work, codes[2], 2, declared_groups[2], number_table, honour_table),
+            group_entry(counts, work, codes[3], 3, declared_groups[3], number_table, honour_table))
     class_done = np.int64(0)  # bit 12 g + c: _CLASS_DRAWS[12 g + c] worked out
     for g in range(4):  # each draw's group with the draw added, in the 17-tile hand
         _drawn_entries(counts, declared_counts, work, codes[g], full[g], g, declared_groups[g], number_table,
@@ -290,7 +282,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         n_kinds = 9 if gx < 3 else 7
         counts[x] -= 1
         code_x = codes[gx] - POW5[x - base]
-        entry_x = _group_entry(counts, work, code_x, gx, declared_groups[gx], number_table, honour_table)
+        entry_x = group_entry(counts, work, code_x, gx, declared_groups[gx], number_table, honour_table)
         rest_x = np.uint64(work[0, _REST + gx])
         standard = final_distance(entry_x, rest_x, n_sets)
         e0 = entry_x if gx == 0 else full[0]

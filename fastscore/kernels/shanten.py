@@ -40,7 +40,7 @@ from .checks import concealed_words, hand_fault, row_check_code
 from .decompose import ALL_WIN_SHAPES, Shape, shape_wins, suit_code, word_code
 
 __all__ = ["DP_STATES", "NOT_TAKEN", "NO_SHAPE", "capped_entry", "capped_entry_into", "class_distance", "combine",
-           "entry_distances", "final_distance", "group_entries", "hand_distances", "held_histogram", "kind_masks",
+           "entry_distances", "final_distance", "group_entry", "group_entries", "hand_distances", "held_histogram", "kind_masks",
            "load_counts", "make_shanten_scratch", "nico_distance", "nico_histogram_distance", "row_distances",
            "shanten_counts", "shanten_hand", "shanten_kernel", "sixteen_distance", "special_distances",
            "thirteen_distance"]
@@ -160,9 +160,20 @@ def group_declared(declared_counts, base, n_kinds):
 
 
 @jit_inline
+def group_entry(counts, work, code, g, declared_group, number_table, honour_table):
+    """The entry of group ``g`` (0-2 the number suits, 3 the honours) for ``counts``: from the tables by
+    ``code`` (its base-5 code: :func:`fastscore.kernels.decompose.suit_code`, :func:`honour_code`), or,
+    for a group holding declared tiles (``declared_group``), from :func:`capped_entry_into` with the caps
+    in ``work[0, :34]``."""
+    if declared_group:
+        return capped_entry_into(counts, work, 9 * g, 9 if g < 3 else 7, g < 3)
+    return number_table[code] if g < 3 else honour_table[code]
+
+
+@jit_inline
 def group_entries(counts, declared_counts, n_declared, number_table, honour_table, work):
-    """The distance entries of the three number suits and the honours: from the tables, or for a group
-    holding declared tiles from :func:`capped_entry_into`; ``work`` its (3, :data:`DP_STATES`) int64 scratch."""
+    """The distance entries of the three number suits and the honours (:func:`group_entry`); ``work``
+    the (3, :data:`DP_STATES`) int64 scratch of :func:`capped_entry_into`."""
     if n_declared == 0:
         e0 = number_table[suit_code(counts, 0)]
         e1 = number_table[suit_code(counts, 9)]
@@ -171,14 +182,14 @@ def group_entries(counts, declared_counts, n_declared, number_table, honour_tabl
     else:
         for k in range(N_KINDS):
             work[0, k] = 4 - np.int64(declared_counts[k])
-        e0 = capped_entry_into(counts, work, 0, 9, True) if group_declared(declared_counts, 0, 9) \
-            else number_table[suit_code(counts, 0)]
-        e1 = capped_entry_into(counts, work, 9, 9, True) if group_declared(declared_counts, 9, 9) \
-            else number_table[suit_code(counts, 9)]
-        e2 = capped_entry_into(counts, work, 18, 9, True) if group_declared(declared_counts, 18, 9) \
-            else number_table[suit_code(counts, 18)]
-        eh = capped_entry_into(counts, work, 27, 7, False) if group_declared(declared_counts, 27, 7) \
-            else honour_table[honour_code(counts)]
+        e0 = group_entry(counts, work, suit_code(counts, 0), 0, group_declared(declared_counts, 0, 9), number_table,
+                         honour_table)
+        e1 = group_entry(counts, work, suit_code(counts, 9), 1, group_declared(declared_counts, 9, 9), number_table,
+                         honour_table)
+        e2 = group_entry(counts, work, suit_code(counts, 18), 2, group_declared(declared_counts, 18, 9), number_table,
+                         honour_table)
+        eh = group_entry(counts, work, honour_code(counts), 3, group_declared(declared_counts, 27, 7), number_table,
+                         honour_table)
     return e0, e1, e2, eh
 
 
