@@ -65,6 +65,36 @@ _ALL_KINDS = np.int64((1 << N_KINDS) - 1)
 _HONOURS = np.int64(((1 << 7) - 1) << 27)
 _GAIN_SHIFT = np.uint64(ORPHAN_GAIN_SHIFT)
 _EYES_SHIFT = np.uint64(ORPHAN_EYES_BIT)
+_PAIR_REVERSED = 217  #: ``[_PAIR_REVERSED + 4 g + h]``: :data:`_PAIR` with its fields in reverse order (to 233)
+_REST_REVERSED = 233  #: ``[_REST_REVERSED + g]``: :data:`_REST` with its fields in reverse order (to 237)
+_EVEN_FIELDS = np.uint64(sum(31 << (10 * i) for i in range(6)))  # fields 0, 2, ..., 10
+_SLOT_ONES = np.uint64(sum(1 << (10 * i) for i in range(6)))  # 1 in each 10-bit slot of an even field
+#: ``_FIELDS_UP_TO[k, e]``: the fields (bit 5 f) of class (m sets, e' eyes) with m <= k and e' <= e
+_FIELDS_UP_TO = np.array([[sum(1 << (DIST_BITS * (2 * m + e)) for m in range(k + 1) for e in range(ec + 1))
+                           for ec in range(2)] for k in range(6)], dtype=np.uint64)
+
+
+@jit_inline
+def _reversed_fields(entry):
+    """The 12 distance fields of ``entry`` in reverse order (field f moved to field 11 - f)."""
+    out = np.uint64(0)
+    for f in range(12):
+        out |= ((entry >> np.uint64(DIST_BITS * f)) & np.uint64(31)) << np.uint64(DIST_BITS * (11 - f))
+    return out
+
+
+@jit_inline
+def _fields_equal(a, b, d):
+    """The fields f (bit 5 f) where field f of ``a`` plus field f of ``b`` equals ``d`` (0-31): the even and
+    the odd fields summed apart in 10-bit slots, so that no sum (at most 62) reaches the next field."""
+    pattern = np.uint64(d) * _SLOT_ONES
+    below = np.uint64(63) * _SLOT_ONES  # a slot's difference (0-63) plus 63 sets its bit 6 unless 0
+    bit6 = np.uint64(64) * _SLOT_ONES
+    even = ((a & _EVEN_FIELDS) + (b & _EVEN_FIELDS)) ^ pattern
+    odd = (((a >> np.uint64(DIST_BITS)) & _EVEN_FIELDS) + ((b >> np.uint64(DIST_BITS)) & _EVEN_FIELDS)) ^ pattern
+    even_eq = ~((even + below) & bit6) & bit6
+    odd_eq = ~((odd + below) & bit6) & bit6
+    return (even_eq >> np.uint64(6)) | (odd_eq >> np.uint64(1))  # back to bit 5 f
 
 
 @jit_inline
@@ -139,26 +169,13 @@ def _drawn_entries(counts, declared_counts, work, code, entry, g, declared_group
 
 
 @jit_inline
-def _tight_fields(a, others, n_sets, d):
-    """The distance fields of entry ``a`` (bit ``DIST_BITS * f`` for field f) whose class, completed
-    by the matching class of ``others`` (the rest of the hand combined) to ``n_sets`` sets and one
-    eyes, reaches the distance ``d``: the classes some best reading of the hand gives this group."""
-    word = np.uint64(0)
-    for m in range(n_sets + 1):
-        if class_distance(a, m, 0) + class_distance(others, n_sets - m, 1) == d:
-            word |= np.uint64(1) << np.uint64(DIST_BITS * 2 * m)
-        if class_distance(a, m, 1) + class_distance(others, n_sets - m, 0) == d:
-            word |= np.uint64(1) << np.uint64(DIST_BITS * (2 * m + 1))
-    return word
-
-
-@jit_inline
 def _class_draws(work, full, gx, c, rest):
     """The draws outside group ``gx`` that lower a class of their group which some best reading of the
     three groups other than gx, to class ``c`` (field index 2 m + e; ``rest`` their combination),
     uses: a class of group g whose distance, with the best of the other two to the rest of c, reaches
-    rest's distance for c (the pairs in ``work[0, _PAIR ...]``, the fields each draw lowers in
-    ``work[0, _LOWERED ...]``)."""
+    rest's distance for c (the pairs' fields reversed in ``work[0, _PAIR_REVERSED ...]``, so that one
+    shift lines up each class of g with the pair's rest of c and :func:`_fields_equal` tests all of
+    them at once; the fields each draw lowers in ``work[0, _LOWERED ...]``)."""
     k = c // 2
     e_c = c % 2
     d = class_distance(rest, k, e_c)
@@ -167,13 +184,9 @@ def _class_draws(work, full, gx, c, rest):
         if g == gx:
             continue
         a, b = _OTHERS[g, gx, 0], _OTHERS[g, gx, 1]
-        pair = np.uint64(work[0, _PAIR + 4 * a + b])
-        entry = full[g]
-        tight = np.uint64(0)
-        for m in range(k + 1):
-            for e in range(e_c + 1):
-                if class_distance(entry, m, e) + class_distance(pair, k - m, e_c - e) == d:
-                    tight |= np.uint64(1) << np.uint64(DIST_BITS * (2 * m + e))
+        # field f = 2 m + e of the pair's reversed fields shifted: the pair's class (k - m, e_c - e)
+        shifted = np.uint64(work[0, _PAIR_REVERSED + 4 * a + b]) >> np.uint64(DIST_BITS * (11 - 2 * k - e_c))
+        tight = _fields_equal(full[g], shifted, d) & _FIELDS_UP_TO[k, e_c]
         for t in range(9 * g, 9 * g + (9 if g < 3 else 7)):
             draws |= np.int64(np.uint64(work[0, _LOWERED + t]) & tight != 0) << t
     return draws
@@ -243,9 +256,14 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
             pair = np.int64(combine(full[g], full[h]))
             work[0, _PAIR + 4 * g + h] = pair
             work[0, _PAIR + 4 * h + g] = pair
+            reversed_pair = np.int64(_reversed_fields(np.uint64(pair)))
+            work[0, _PAIR_REVERSED + 4 * g + h] = reversed_pair
+            work[0, _PAIR_REVERSED + 4 * h + g] = reversed_pair
     for g in range(4):
         a, b, c = _OTHERS[g, g, 0], _OTHERS[g, g, 1], _OTHERS[g, g, 2]
-        work[0, _REST + g] = np.int64(combine(np.uint64(work[0, _PAIR + 4 * a + b]), full[c]))
+        rest = combine(np.uint64(work[0, _PAIR + 4 * a + b]), full[c])
+        work[0, _REST + g] = np.int64(rest)
+        work[0, _REST_REVERSED + g] = np.int64(_reversed_fields(rest))
     specials = n_declared == 0 and win_shapes != 1
     m1 = m2 = m3 = m4 = 0
     raise_up = eyes_up = np.int64(0)
@@ -313,7 +331,9 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                        honour_table, _DRAWN)
         mask = 0
         if standard == before:
-            tight = _tight_fields(entry_x, rest_x, n_sets, before)
+            # field f = 2 m + e of the rest's reversed fields shifted: the rest's class (n_sets - m, 1 - e)
+            rest_shifted = np.uint64(work[0, _REST_REVERSED + gx]) >> np.uint64(DIST_BITS * (10 - 2 * n_sets))
+            tight = _fields_equal(entry_x, rest_shifted, before) & _FIELDS_UP_TO[n_sets, 1]
             for j in range(n_kinds):  # a kind without a free copy: the entry unchanged, lowers nothing
                 lowered = (entry_x & _DIST_BITS_ALL) - (np.uint64(work[0, _DRAWN + j]) & _DIST_BITS_ALL)
                 mask |= np.int64(lowered & tight != 0) << (base + j)
