@@ -4,7 +4,8 @@
   ``jit_parallel`` and ``jit``; issue #22's target is 20 M hands/s on 2 threads; and under the ``taiwan``
   profile (the standard shape only);
 * the readiness of the same hands by the waits kernel (a cheaper question, for scale);
-* discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s);
+* discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s), and
+  by brute force with the shanten kernel (every discard, then every draw) on 1e3 of them, for scale;
 * :func:`fastscore.shanten`, one hand a call from notation;
 * ``xiangting`` (nyanten's Rust port, one call a hand from Python) on 14-tile hands, a peer
   benchmark (``peers("xiangting")``: run where it is installed, see ``conftest.py``).
@@ -74,6 +75,41 @@ def test_discard_analysis_dealt(benchmark, impl):
     result = run(benchmark, lambda: discard_analysis(batch), task="discards", impl=impl, family="dealt",
                  n=N_DISCARDS, rounds=3)
     assert not result.error.any()
+
+
+def _discards_by_brute_force(batch: HandBatch):
+    """Discard analysis by brute force with the shanten kernel: the shanten of every 16-tile hand a discard
+    leaves, and of every 17-tile hand a draw then makes (the least over its discards; -1 complete), in two
+    :func:`shanten_batch` calls.  Returns ``(shanten (N, 34) int8, useful (N, 34) int64)`` as
+    :func:`discard_analysis` gives them for hands without declared sets."""
+    n = len(batch)
+    held = batch.concealed.astype(np.int64)
+    held[np.arange(n), batch.win] += 1
+    row, discard = np.nonzero(held)
+    left = held[row].copy()
+    left[np.arange(row.size), discard] -= 1  # the 16 tiles a discard leaves
+    after = shanten_batch(HandBatch.from_arrays(left.astype(np.uint8))).shanten
+    which, draw = np.nonzero(left < 4)  # a draw with a free copy
+    drawn = left[which].copy()
+    drawn[np.arange(which.size), draw] += 1
+    then = shanten_batch(HandBatch.from_arrays(drawn[:, :].astype(np.uint8) - np.eye(34, dtype=np.uint8)[draw],
+                                               win=draw.astype(np.int8))).shanten
+    shanten_out = np.full((n, 34), 127, dtype=np.int8)
+    shanten_out[row, discard] = after
+    useful = np.zeros((n, 34), dtype=np.int64)
+    lower = then < after[which]
+    np.bitwise_or.at(useful, (row[which[lower]], discard[which[lower]]), np.int64(1) << draw[lower].astype(np.int64))
+    return shanten_out, useful
+
+
+def test_discard_analysis_brute_force(benchmark):
+    """The same analysis by brute force with the shanten kernel (every discard, then every draw: about 480
+    shanten a hand), 1e3 of the same hands, for scale; its results must equal :func:`discard_analysis`'s."""
+    batch = dealt(N_DISCARDS, 17).take(np.arange(1_000))
+    result = run(benchmark, lambda: _discards_by_brute_force(batch), task="discards", impl="bruteforce",
+                 family="dealt", n=len(batch), rounds=3)
+    analysis = discard_analysis(batch)
+    assert (result[0] == analysis.shanten).all() and (result[1] == analysis.useful).all()
 
 
 def test_shanten_single_call(benchmark):
