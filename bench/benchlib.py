@@ -56,7 +56,7 @@ PEER_IMPLS = ("mahjong", "RiichiEnv", "xiangting")
 #: Issue targets on 2 cores.
 TARGETS = {"score": 15e6, "win_check": 60e6, "waits": 3e6, "waits_not_ready": 30e6, "shanten": 20e6, "discards": 1e6}
 #: Which reference benchmark a task is compared with (not-ready waits: the reference waits of ready hands).
-REFERENCE_TASK = {"score": "score", "waits": "waits", "waits_not_ready": "waits"}
+REFERENCE_TASK = {"score": "score", "waits": "waits", "waits_not_ready": "waits", "shanten": "shanten"}
 
 
 @functools.cache
@@ -65,6 +65,18 @@ def reference():
     spec = importlib.util.spec_from_file_location("fastscore_bench_reference", ROOT / "tests" / "reference.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.cache
+def reference_shanten():
+    """``tests/reference_shanten.py`` (the brute-force shanten), loaded by path; it imports
+    ``tests/reference.py`` as ``reference``, which :func:`reference` provides."""
+    sys.modules.setdefault("reference", reference())
+    spec = importlib.util.spec_from_file_location("fastscore_bench_reference_shanten",
+                                                  ROOT / "tests" / "reference_shanten.py")
+    module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 

@@ -6,6 +6,8 @@
 * the readiness of the same hands by the waits kernel (a cheaper question, for scale);
 * discard analysis of random 17-tile hands dealt from a shuffled wall, 1e4 hands (target 1 M/s), and
   by brute force with the shanten kernel (every discard, then every draw) on 1e3 of them, for scale;
+* shanten of 1e5 hands of four declared sets and four concealed tiles, and the brute force of
+  ``tests/reference_shanten.py`` (every target listed) on 300 of them: the ``x ref`` ratio;
 * :func:`fastscore.shanten`, one hand a call from notation;
 * ``xiangting`` (nyanten's Rust port, one call a hand from Python) on 14-tile hands, a peer
   benchmark (``peers("xiangting")``: run where it is installed, see ``conftest.py``).
@@ -17,11 +19,11 @@ import functools
 
 import numpy as np
 import pytest
-from benchlib import SEED, run, size_id
+from benchlib import SEED, reference_shanten, run, size_id
 
 from fastscore import HandBatch, discard_analysis, shanten, shanten_batch, waits_batch
 from fastscore._jit import PARALLEL_MIN_ROWS
-from fastscore.tiles import format_counts
+from fastscore.tiles import SetKind, format_counts
 
 N_SHANTEN = 1_000_000
 N_DISCARDS = 10_000
@@ -110,6 +112,47 @@ def test_discard_analysis_brute_force(benchmark):
                  family="dealt", n=len(batch), rounds=3)
     analysis = discard_analysis(batch)
     assert (result[0] == analysis.shanten).all() and (result[1] == analysis.useful).all()
+
+
+#: Four declared sets (1m pong, 789m, East pong, 2s gong) and four concealed tiles: one concealed set and
+#: the eyes, the only hands brute force (tests/reference_shanten.py, every target listed) handles quickly.
+DECLARED4 = [(SetKind.PONG, 0), (SetKind.SHEUNG, 6), (SetKind.PONG, 27), (SetKind.GONG, 19)]
+
+
+@functools.cache
+def declared4(n: int) -> HandBatch:
+    """``n`` hands of :data:`DECLARED4` and four concealed tiles drawn from the copies left."""
+    rng = np.random.default_rng(SEED)
+    left = 4 - np.bincount([t for kind, tile in DECLARED4 for t in
+                            ([tile] * (4 if kind == SetKind.GONG else 3) if kind != SetKind.SHEUNG
+                             else [tile, tile + 1, tile + 2])], minlength=34)
+    wall = np.repeat(np.arange(34), left)
+    tiles = wall[np.argsort(rng.random((n, wall.size)), axis=1)[:, :4]]
+    concealed = np.zeros((n, 34), dtype=np.uint8)
+    np.add.at(concealed, (np.repeat(np.arange(n), 4), tiles.ravel()), 1)
+    declared = np.zeros((n, 5, 2), dtype=np.int8)
+    declared[:, :4] = np.array([(int(kind), tile) for kind, tile in DECLARED4], dtype=np.int8)
+    return HandBatch.from_arrays(concealed, declared)
+
+
+def test_shanten_declared_sets(benchmark):
+    """``shanten_batch`` on 1e5 hands of four declared sets (:data:`DECLARED4`), for the brute-force ratio."""
+    batch = declared4(100_000)
+    shanten_batch(batch.take(np.arange(PARALLEL_MIN_ROWS)))
+    result = run(benchmark, lambda: shanten_batch(batch), task="shanten", impl="jit_parallel", family="4 declared",
+                 n=len(batch), rounds=3)
+    assert not result.error.any()
+
+
+def test_shanten_declared_sets_brute_force(benchmark):
+    """The brute-force distance of ``tests/reference_shanten.py`` (every target of one set and the eyes
+    listed) on 300 of the same hands, one Python call a hand; it must equal ``shanten_batch``'s shanten + 1."""
+    brute = reference_shanten()
+    batch = declared4(100_000).take(np.arange(300))
+    rows = [row.tolist() for row in batch.concealed]
+    result = run(benchmark, lambda: [brute.standard_distance(row, DECLARED4) for row in rows], task="shanten",
+                 impl="reference", family="4 declared", n=len(rows), rounds=3)
+    assert np.array_equal(np.array(result) - 1, shanten_batch(batch).shanten)
 
 
 def test_shanten_single_call(benchmark):
