@@ -61,12 +61,12 @@ _CLASS_DRAWS = 164  #: ``[_CLASS_DRAWS + 12 g + c]``: the draws outside group g 
 #: reading of the other three groups to class c (field index 2 m + e) uses (to 212)
 _NICO_DRAWS = 212  #: ``[_NICO_DRAWS + h]``: after the discard of a kind held h times, bit j set when the draw
 #: of a kind held j times lowers Nico Nico's distance (-1: not worked out yet; to 217)
+_PAIR_REVERSED = 217  #: ``[_PAIR_REVERSED + 4 g + h]``: :data:`_PAIR` with its fields in reverse order (to 233)
+_REST_REVERSED = 233  #: ``[_REST_REVERSED + g]``: :data:`_REST` with its fields in reverse order (to 237)
 _ALL_KINDS = np.int64((1 << N_KINDS) - 1)
 _HONOURS = np.int64(((1 << 7) - 1) << 27)
 _GAIN_SHIFT = np.uint64(ORPHAN_GAIN_SHIFT)
 _EYES_SHIFT = np.uint64(ORPHAN_EYES_BIT)
-_PAIR_REVERSED = 217  #: ``[_PAIR_REVERSED + 4 g + h]``: :data:`_PAIR` with its fields in reverse order (to 233)
-_REST_REVERSED = 233  #: ``[_REST_REVERSED + g]``: :data:`_REST` with its fields in reverse order (to 237)
 _EVEN_FIELDS = np.uint64(sum(31 << (10 * i) for i in range(6)))  # fields 0, 2, ..., 10
 _SLOT_ONES = np.uint64(sum(1 << (10 * i) for i in range(6)))  # 1 in each 10-bit slot of an even field
 #: ``_FIELDS_UP_TO[k, e]``: the fields (bit 5 f) of class (m sets, e' eyes) with m <= k and e' <= e
