@@ -62,7 +62,8 @@ def test_score_profile(benchmark, profile, impl):
                  n=FAMILY_N, rounds=ROUNDS[FAMILY_N], group="score_profile")
     # The Taiwanese profiles win the standard shape only: a sampled special-shape hand is no win there.
     np.testing.assert_array_equal(result.is_win, win_check(batch, rules=profile))
-    assert result.is_win.mean() > 0.9
+    # The mixed blend's special-shape families (nico_nico, thirteen_orphans, sixteen_orphans) are 15%.
+    assert result.is_win.mean() > 0.8
 
 
 @pytest.mark.parametrize("n", REFERENCE_SIZES, ids=size_id)
