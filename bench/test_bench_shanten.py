@@ -91,11 +91,8 @@ def _discards_by_brute_force(batch: HandBatch):
     left = held[row].copy()
     left[np.arange(row.size), discard] -= 1  # the 16 tiles a discard leaves
     after = shanten_batch(HandBatch.from_arrays(left.astype(np.uint8))).shanten
-    which, draw = np.nonzero(left < 4)  # a draw with a free copy
-    drawn = left[which].copy()
-    drawn[np.arange(which.size), draw] += 1
-    then = shanten_batch(HandBatch.from_arrays(drawn[:, :].astype(np.uint8) - np.eye(34, dtype=np.uint8)[draw],
-                                               win=draw.astype(np.int8))).shanten
+    which, draw = np.nonzero(left < 4)  # a draw with a free copy: the 16 tiles left and the draw in ``win``
+    then = shanten_batch(HandBatch.from_arrays(left[which].astype(np.uint8), win=draw.astype(np.int8))).shanten
     shanten_out = np.full((n, 34), 127, dtype=np.int8)
     shanten_out[row, discard] = after
     useful = np.zeros((n, 34), dtype=np.int64)
