@@ -3,7 +3,8 @@ kernel speed").
 
 - ``from_arrays``: the caller's ``(N, 34) uint8`` counts, ``(N, 5, 2) int8`` declared sets and
   ``(N,) int8`` winning tiles through ``HandBatch.from_arrays`` and ``score_batch``, timed together,
-  at N = 1 (one hand), 1,000 (one step of 1,000 simulated tables) and 1e6.
+  at N = 1 (one hand), 1,000 (one step of 1,000 simulated tables) and 1e6; and the same asking for the
+  payouts only (``rows=False``) into a reused result (``out=``).
 - ``score()`` / ``waits()``: one call a hand, in notation, 1,000 different hands.
 - ``nb loop``: ``fastscore.nb.score_hand`` / ``win_check_hand`` called one hand at a time inside
   the caller's own ``@numba.njit`` loop, 1e5 hands (no trip back to Python).
@@ -37,6 +38,20 @@ def test_arrays_to_scores(benchmark, n):
     result = run(benchmark, lambda: score_batch(HandBatch.from_arrays(concealed, declared, win)), task="score",
                  impl="from_arrays", family="mixed", n=n, rounds=ROUNDS.get(n))
     assert result.is_win.all()
+
+
+@pytest.mark.parametrize("n", SIZES, ids=size_id)
+def test_arrays_to_payouts(benchmark, n):
+    """The same, as a simulation that wants the payouts only: ``rows=False`` (no points per row) into a
+    result reused from step to step (``out=``)."""
+    batch = winning(n)
+    concealed, declared, win = batch.concealed.copy(), batch.declared.copy(), batch.win.copy()
+    warm()
+    score_batch(HandBatch.from_arrays(concealed[:2048], declared[:2048], win[:2048]), rows=False)
+    out = score_batch(HandBatch.from_arrays(concealed, declared, win), rows=False)
+    result = run(benchmark, lambda: score_batch(HandBatch.from_arrays(concealed, declared, win), rows=False, out=out),
+                 task="score", impl="from_arrays rows=False out=", family="mixed", n=n, rounds=ROUNDS.get(n))
+    assert result.is_win.all() and result.row_points.shape == (n, 0)
 
 
 def test_score_calls(benchmark):

@@ -101,6 +101,9 @@ def _print_score_summary(summary, console, top: int = 10) -> None:
     # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
     mean_legal = summary.payout / summary.legal if summary.legal else 0.0
     console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
+    if scored and not summary.rows_tallied:
+        console.print("rows by frequency: not worked out (no row columns, --rows none)")
+        return
     order = np.argsort(-summary.row_hits, kind="stable")[:top]
     rows = count_table("row", f"top {top} rows by frequency")
     for r in order:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import os
 import time
@@ -100,8 +101,9 @@ def _discards(batch: HandBatch, table: RuleTable):
     return efficiency.discard_analysis(batch, rules=table)
 
 
-def processor(kind: str) -> Callable:
-    """The function ``(batch, table) -> result`` of ``kind``: :func:`fastscore.score_batch` (``"score"``),
+def processor(kind: str, rows: bool = True) -> Callable:
+    """The function ``(batch, table) -> result`` of ``kind``: :func:`fastscore.score_batch` (``"score"``;
+    ``rows`` False: without the points per row, for an output without row columns),
     :func:`fastscore.waits_batch` (``"waits"``), :func:`fastscore.shanten_batch` (``"shanten"``, the rule
     table unused) or :func:`fastscore.discard_analysis` (``"discards"``, nothing seen).
 
@@ -113,7 +115,7 @@ def processor(kind: str) -> Callable:
     if kind == "score":
         from .score import score_batch
 
-        return score_batch
+        return score_batch if rows else functools.partial(score_batch, rows=False)
     if kind == "waits":
         from .waits import waits_batch
 
@@ -176,12 +178,14 @@ class ScoreSummary(_Summary):
         Legal hands; the sum of the payouts (points) of the scored rows.
     row_hits : ndarray, shape (len(ROW_IDS),), int64
         Scored rows that score each row id of the catalog (0 for the rows not in force).
+    rows_tallied : int
+        Rows whose points per row were worked out and counted in ``row_hits`` (none with ``--rows none``).
     first_errors : list of str
         The messages of the first five bad rows.
     """
 
     def __init__(self):
-        self.rows = self.bad = self.legal = self.payout = 0
+        self.rows = self.bad = self.legal = self.payout = self.rows_tallied = 0
         self.shapes = np.zeros(len(SHAPE_NAMES) + 1, dtype=np.int64)  # index 0: no interpretation
         self.row_hits = np.zeros(len(ROW_IDS), dtype=np.int64)
         self.first_errors: list[str] = []
@@ -192,8 +196,10 @@ class ScoreSummary(_Summary):
         self.shapes += np.bincount(result.shape[ok].astype(np.int64) + 1, minlength=len(self.shapes))
         self.legal += int(result.legal[ok].sum())
         self.payout += int(result.payout[ok].sum(dtype=np.int64))
-        columns = [_ROW_INDEX[rid] for rid in result.row_ids]
-        self.row_hits[columns] += result.row_counts()  # flagged rows score no row
+        if result.row_ids:  # none from score_batch(..., rows=False)
+            columns = [_ROW_INDEX[rid] for rid in result.row_ids]
+            self.row_hits[columns] += result.row_counts()  # flagged rows score no row
+            self.rows_tallied += len(result)
 
 
 class WaitsSummary(_Summary):
@@ -322,7 +328,8 @@ def sample_chunks(kind: str, n: int, seed: int, chunk_rows: int, first: int = 0)
 
 
 def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writer=None, with_input: bool = False,
-               on_result: Callable | None = None, progress=None, kernel=contextlib.nullcontext) -> int:
+               on_result: Callable | None = None, progress=None, kernel=contextlib.nullcontext,
+               rows: bool = True) -> int:
     """Process ``chunks`` in order and write each result: the loop of every chunked job.
 
     Parameters
@@ -344,6 +351,8 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
     kernel : callable
         A context manager factory around each kernel call (Dask: one kernel call at a time per
         worker, with its thread count).
+    rows : bool
+        ``"score"``: work out the points per row (False for an output without row columns: faster).
 
     Returns
     -------
@@ -355,7 +364,7 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
     ValueError, OSError
         From reading ``chunks`` or from the writer.
     """
-    process = processor(kind)
+    process = processor(kind, rows)
     rows = 0
     for batch in chunks:
         batch, kept = batch if isinstance(batch, tuple) else (batch, None)
@@ -569,7 +578,8 @@ class BatchJob:
         start = time.perf_counter()
         with self.writer if self.writer is not None else contextlib.nullcontext():
             run_chunks(self.kind, io.read_ahead(self._chunks), self.table, writer=self.writer,
-                       with_input=self.sample is not None, on_result=self.summary.add, progress=progress)
+                       with_input=self.sample is not None, on_result=self.summary.add, progress=progress,
+                       rows=self.writer is None or self.writer.rows != "none")
             if self.input is not None:
                 check_input_unchanged(self.input, self._input_state)
         self.seconds = time.perf_counter() - start

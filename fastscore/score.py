@@ -106,7 +106,8 @@ class BatchResult:
         :class:`~fastscore.rules.Shape` value, -1 for no interpretation.
     row_points : ndarray, shape (N, R), int16
         Points per row in force in the rule table, columns in :attr:`row_ids` order (the 45
-        :data:`fastscore.ROW_IDS` of the LRC rules for the default table).
+        :data:`fastscore.ROW_IDS` of the LRC rules for the default table); no columns (R = 0) from
+        ``score_batch(..., rows=False)``.
     error : ndarray, shape (N,), uint8
         :class:`~fastscore.ErrorCode` per row (0: scored).
     messages : dict
@@ -170,7 +171,7 @@ class BatchResult:
             yield record
 
 
-def score_batch(batch: HandBatch, rules=None) -> BatchResult:
+def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchResult | None = None) -> BatchResult:
     """Score every hand of a batch with one parallel kernel (LRC rules sections 3 to 6).
 
     Parameters
@@ -179,29 +180,49 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
         N hands; flagged rows (``batch.error != 0``) are skipped and keep their error.
     rules : RuleTable, str, path or None
         Rule table, profile name (``"lrc"``, ``"taiwan"``) or path; default the ``lrc`` profile.
+    rows : bool
+        Work out each hand's points per row (``row_points``, (N, R) int16). False: only the totals
+        (payout, total, points, legal, chicken, shape), the same values, faster; ``row_points`` is then
+        (N, 0) and ``row_ids`` empty.
+    out : BatchResult, optional
+        The result of an earlier call with as many hands and the same ``rows`` and table: its arrays
+        are overwritten and it is returned, so that a loop scoring batch after batch allocates nothing.
+        Every value is written again (nothing stays from the earlier batch).
 
     Returns
     -------
     BatchResult
-        Columns of length N, in input order.
+        Columns of length N, in input order (``out`` when given).
+
+    Raises
+    ------
+    ValueError
+        ``out`` does not fit: another number of hands, of row columns or another type.
     """
     table = resolve_rules(rules)
     columns = kernel_columns(batch)
     concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error = columns
     n = len(batch)
-    out = BatchResult(
-        payout=np.zeros(n, dtype=np.int32),
-        total=np.zeros(n, dtype=np.int32),
-        points=np.zeros(n, dtype=np.int32),
-        legal=np.zeros(n, dtype=np.bool_),
-        is_win=np.zeros(n, dtype=np.bool_),
-        chicken=np.zeros(n, dtype=np.bool_),
-        shape=np.empty(n, dtype=np.int8),  # the kernel writes every row (-1 for no interpretation)
-        row_points=np.zeros((n, len(table.row_ids)), dtype=np.int16),
-        error=np.empty(n, dtype=np.uint8),  # the kernel writes every row's code
-        messages=dict(batch.messages),
-        row_ids=table.row_ids,
-    )
+    row_ids = table.row_ids if rows else ()
+    if out is None:
+        out = BatchResult(
+            # The kernel writes every value of every row: nothing to zero.
+            payout=np.empty(n, dtype=np.int32),
+            total=np.empty(n, dtype=np.int32),
+            points=np.empty(n, dtype=np.int32),
+            legal=np.empty(n, dtype=np.bool_),
+            is_win=np.empty(n, dtype=np.bool_),
+            chicken=np.empty(n, dtype=np.bool_),
+            shape=np.empty(n, dtype=np.int8),
+            row_points=np.empty((n, len(row_ids)), dtype=np.int16),
+            error=np.empty(n, dtype=np.uint8),
+            messages=dict(batch.messages),
+            row_ids=row_ids,
+        )
+    else:
+        _check_out(out, n, len(row_ids))
+        out.messages = dict(batch.messages)
+        out.row_ids = row_ids
     score_kernel(
         concealed,
         declared,
@@ -230,6 +251,25 @@ def score_batch(batch: HandBatch, rules=None) -> BatchResult:
     if new:
         out.messages = dict(sorted({**out.messages, **new}.items()))
     return out
+
+
+_OUT_DTYPES = {"payout": np.int32, "total": np.int32, "points": np.int32, "legal": np.bool_, "is_win": np.bool_,
+               "chicken": np.bool_, "shape": np.int8, "row_points": np.int16, "error": np.uint8}
+
+
+def _check_out(out, n: int, n_columns: int) -> None:
+    """Raise ValueError unless ``out`` is a :class:`BatchResult` whose arrays the score kernel can fill
+    for ``n`` hands and ``n_columns`` row columns."""
+    if not isinstance(out, BatchResult):
+        raise ValueError(f"out must be a BatchResult of an earlier score_batch call, got {type(out).__name__}")
+    for name, dtype in _OUT_DTYPES.items():
+        array = getattr(out, name)
+        shape = (n, n_columns) if name == "row_points" else (n,)
+        if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape == shape
+                and array.flags.c_contiguous and array.flags.writeable):
+            raise ValueError(f"out.{name} must be a writable C-contiguous {np.dtype(dtype).name} array of shape "
+                             f"{shape} for this batch (as score_batch made it with the same rows= and table), got "
+                             f"{getattr(array, 'dtype', type(array).__name__)} {getattr(array, 'shape', '')}")
 
 
 def win_check(batch: HandBatch, rules=None) -> np.ndarray:

@@ -225,3 +225,58 @@ def test_the_fifth_copy_named_is_the_lowest_kind():
     result = score_batch(batch)
     assert result.error.tolist() == [ErrorCode.FIFTH_COPY]
     assert "5 copies of 1m" in result.messages[0]
+
+
+def _mixed_batch(n: int, seed: int) -> HandBatch:
+    """Sampled winning hands with their winning tiles moved one row on (many then no win, some a fifth
+    copy) and one row of five copies: wins, non-wins and flagged rows."""
+    hands = fastscore.sample_winning(n, seed=seed)
+    concealed = hands.concealed.copy()
+    concealed[3, 0] = 5  # RULES.md 2: at most four copies of a kind
+    return HandBatch.from_arrays(concealed, hands.declared, np.roll(hands.win, 1), self_drawn=hands.self_drawn,
+                                 seat=hands.seat, round=hands.round, flowers=hands.flowers)
+
+
+SCALAR_COLUMNS = ("payout", "total", "points", "legal", "is_win", "chicken", "shape", "error")
+
+
+def test_score_batch_without_rows_gives_the_same_totals():
+    batch = _mixed_batch(3000, seed=11)
+    full = score_batch(batch)
+    lean = score_batch(batch, rows=False)
+    assert full.is_win.any() and not full.is_win.all() and full.error.any()  # the mix the test is about
+    for name in SCALAR_COLUMNS:
+        np.testing.assert_array_equal(getattr(lean, name), getattr(full, name), err_msg=name)
+    assert lean.messages == full.messages and 3 in lean.messages
+    assert lean.row_points.shape == (3000, 0) and lean.row_ids == ()
+    assert lean.row_counts().shape == (0,) and lean.score_at(0).rows == {}
+    # The hand of test_from_arrays_without_a_winning_tile_is_a_waits_batch, won on 4s from a discard:
+    # a Chicken at the East round minimum, 20 points (RULES.md 7, 9.21); no row needed for the payout.
+    one = HandBatch.from_records([dict(hand="123m456p 11z 56s [777m] [999s]", win="4s", seat="S")])
+    assert score_batch(one, rows=False).payout.tolist() == score_batch(one).payout.tolist() == [20]
+
+
+@pytest.mark.parametrize("rows", [True, False])
+def test_score_batch_into_a_reused_result_keeps_nothing_of_the_last_batch(rows):
+    first = fastscore.sample_winning(2000, seed=12)  # wins: every output column set
+    second = _mixed_batch(2000, seed=13)
+    out = score_batch(first, rows=rows)
+    arrays = {name: getattr(out, name) for name in SCALAR_COLUMNS + ("row_points",)}
+    again = score_batch(second, rows=rows, out=out)
+    assert again is out
+    assert all(getattr(out, name) is array for name, array in arrays.items())  # filled in place
+    expected = score_batch(second, rows=rows)
+    for name in SCALAR_COLUMNS + ("row_points",):
+        np.testing.assert_array_equal(getattr(out, name), getattr(expected, name), err_msg=name)
+    assert out.messages == expected.messages and out.row_ids == expected.row_ids
+
+
+def test_score_batch_refuses_a_result_that_does_not_fit():
+    batch = fastscore.sample_winning(20, seed=14)
+    out = score_batch(batch)
+    with pytest.raises(ValueError, match=r"out\.payout .*shape \(10,\)"):
+        score_batch(batch.take(np.arange(10)), out=out)
+    with pytest.raises(ValueError, match=r"out\.row_points .*shape \(20, 0\)"):
+        score_batch(batch, rows=False, out=out)
+    with pytest.raises(ValueError, match="out must be a BatchResult"):
+        score_batch(batch, out={"payout": out.payout})

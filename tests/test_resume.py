@@ -169,12 +169,12 @@ def interrupt_after(monkeypatch, kind: str, chunks: int) -> None:
     real = getattr(module, name)
     calls = 0
 
-    def interrupted(batch, rules=None):
+    def interrupted(batch, rules=None, **options):
         nonlocal calls
         calls += 1
         if calls > 1 + chunks:
             raise KeyboardInterrupt
-        return real(batch, rules)
+        return real(batch, rules, **options)
 
     monkeypatch.setattr(module, name, interrupted)
 

@@ -270,7 +270,7 @@ def _run_partition(part: Partition, kind: str, rules: RuleTable, out_path: str, 
     results = []
     with io.open_writer(out_path, kind, with_input=with_input, kept=kept, **(layout or {})) as writer:
         jobs.run_chunks(kind, [chunk], rules, writer=writer, with_input=with_input, on_result=results.append,
-                        kernel=lambda: _kernel_call(kernel_threads))
+                        kernel=lambda: _kernel_call(kernel_threads), rows=writer.rows != "none")
     result = results[0]
     return _PartDone(part.index, len(result), int(np.count_nonzero(result.error)),
                      summarize(result) if summarize is not None else None)

@@ -476,10 +476,11 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     Inputs are the :class:`fastscore.HandBatch` columns, any values: each row
     not flagged in ``error`` goes through :func:`fastscore.kernels.checks.row_fault`
     first, and ``codes`` (N,) uint8 gets every row's error code (``error``'s,
-    the check's, or 0).  Flagged rows are skipped (left zero, shape -1).
-    Outputs are filled in place and, but for ``shape`` and ``codes`` (written
-    for every row), must be zeroed on entry (only scoring rows of
-    ``row_points`` are written).  ``rules`` is the table packed, :attr:`fastscore.rules.RuleTable.packed`
+    the check's, or 0).  Flagged rows and non-wins get zeros (shape -1).
+    Every output value of every row is written (the outputs may be
+    uninitialised or reused); ``row_points`` (N, R) int16 has a column per row
+    in force, or none (R = 0): the row points are then not worked out.
+    ``rules`` is the table packed, :attr:`fastscore.rules.RuleTable.packed`
     (one array: each array or tuple item costs the call a type check).  Compiled
     as :data:`score_kernel`, serial for small batches (no thread start-up) and parallel for large ones.
     """
@@ -506,10 +507,20 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
     # decompositions of hand i + 1 are fetched.  A hand's own reads would otherwise wait for the memory
     # one after another; the next hand's reads are too far ahead in the code for the CPU to start early.
     q0, q1, q2 = fetch_entries(concealed, win, min(lo + 1, hi - 1), suit_entries)
+    n_columns = row_points.shape[1]
     for i in range(lo, hi):
         fetch_decompositions(suit_entries, dec_words, q0, q1, q2)
         q0, q1, q2 = fetch_entries(concealed, win, min(i + 2, hi - 1), suit_entries)
+        # Every output of the row, as for a hand that is no win; a win overwrites them.
         shape[i] = -1
+        payout[i] = 0
+        total[i] = 0
+        points[i] = 0
+        legal[i] = False
+        is_win[i] = False
+        chicken[i] = False
+        for r in range(n_columns):
+            row_points[i, r] = 0
         code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code != 0:
@@ -529,7 +540,8 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         total[i] = info[j, INFO_TOTAL]
         legal[i] = info[j, INFO_LEGAL] != 0
         payout[i] = info[j, INFO_PAYOUT]
-        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points, i)
+        if n_columns != 0:
+            write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points, i)
 
 
 #: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
