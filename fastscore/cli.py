@@ -144,7 +144,8 @@ keep_option = click.option("--keep", default="", show_default=False, metavar="CO
 rows_option = click.option("--rows", "rows", type=click.Choice(["dense", "sparse", "none"]), default=None,
                            help="The row points in OUTPUT: dense, one int16 column row_<id> per row "
                                 "(default for CSV and Parquet); sparse, one column rows of the rows that "
-                                "scored (a map; default for JSON lines); none.")
+                                "scored (a map; default for JSON lines); none, the totals only (the rows are "
+                                "not worked out: faster).")
 waits_json_option = click.option("--waits-json", "waits_json", is_flag=True,
                                  help="Also write the column waits_json, the JSON text "
                                       "{tile: {discard, self_draw}} (waits is always written).")

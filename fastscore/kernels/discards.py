@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tiles import N_KINDS
-from ..shanten_tables import DIST_BITS, ORPHAN_EYES_BIT, ORPHAN_GAIN_SHIFT
+from ..shanten_tables import DIST_BITS, DIST_MASK, ORPHAN_GAIN_SHIFT
 from ..tables import POW5
 from .bits import ctpop64, cttz64
 from .checks import hand_fault, row_check_code
@@ -35,6 +35,8 @@ from .shanten import (
     load_counts,
     make_shanten_scratch,
     nico_histogram_distance,
+    orphan_eyes,
+    orphan_gain,
     sixteen_distance,
     special_distances,
     thirteen_distance,
@@ -65,9 +67,7 @@ _PAIR_REVERSED = 217  #: ``[_PAIR_REVERSED + 4 g + h]``: :data:`_PAIR` with its 
 _REST_REVERSED = 233  #: ``[_REST_REVERSED + g]``: :data:`_REST` with its fields in reverse order (to 237)
 _ALL_KINDS = np.int64((1 << N_KINDS) - 1)
 _HONOURS = np.int64(((1 << 7) - 1) << 27)
-_GAIN_SHIFT = np.uint64(ORPHAN_GAIN_SHIFT)
-_EYES_SHIFT = np.uint64(ORPHAN_EYES_BIT)
-_EVEN_FIELDS = np.uint64(sum(31 << (10 * i) for i in range(6)))  # fields 0, 2, ..., 10
+_EVEN_FIELDS = np.uint64(sum(DIST_MASK << (10 * i) for i in range(6)))  # fields 0, 2, ..., 10
 _SLOT_ONES = np.uint64(sum(1 << (10 * i) for i in range(6)))  # 1 in each 10-bit slot of an even field
 #: ``_FIELDS_UP_TO[k, e]``: the fields (bit 5 f) of class (m sets, e' eyes) with m <= k and e' <= e
 _FIELDS_UP_TO = np.array([[sum(1 << (DIST_BITS * (2 * m + e)) for m in range(k + 1) for e in range(ec + 1))
@@ -79,7 +79,7 @@ def _reversed_fields(entry):
     """The 12 distance fields of ``entry`` in reverse order (field f moved to field 11 - f)."""
     out = np.uint64(0)
     for f in range(12):
-        out |= ((entry >> np.uint64(DIST_BITS * f)) & np.uint64(31)) << np.uint64(DIST_BITS * (11 - f))
+        out |= ((entry >> np.uint64(DIST_BITS * f)) & np.uint64(DIST_MASK)) << np.uint64(DIST_BITS * (11 - f))
     return out
 
 
@@ -98,29 +98,17 @@ def _fields_equal(a, b, d):
 
 
 @jit_inline
-def _orphan_gain(entry):
-    """The most tiles of one orphan sheung a number suit's table entry holds (0-3)."""
-    return np.int64((entry >> _GAIN_SHIFT) & np.uint64(3))
-
-
-@jit_inline
-def _orphan_eyes(entry):
-    """1 when a best orphan sheung of a number suit's table entry holds a kind held twice or more."""
-    return np.int64((entry >> _EYES_SHIFT) & np.uint64(1))
-
-
-@jit_inline
 def _orphan_draws(work, at, entry, base):
     """For the number suit at ``base`` (entry ``entry``, the entry with its j-th kind drawn in
     ``work[0, at + j]``): the kinds whose draw raises the tiles of its best orphan sheung (by one: bit
     ``base + j``), and the kinds whose draw leaves a best orphan sheung holding a pair."""
-    gain = _orphan_gain(entry)
+    gain = orphan_gain(entry)
     raise_mask = np.int64(0)
     eyes_mask = np.int64(0)
     for j in range(9):
         drawn = np.uint64(work[0, at + j])
-        raise_mask |= np.int64(_orphan_gain(drawn) > gain) << (base + j)
-        eyes_mask |= _orphan_eyes(drawn) << (base + j)
+        raise_mask |= np.int64(orphan_gain(drawn) > gain) << (base + j)
+        eyes_mask |= orphan_eyes(drawn) << (base + j)
     return raise_mask, eyes_mask
 
 
@@ -376,9 +364,9 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
                     suit_bits = np.int64(0x1FF) << base
                     raise_mask = (raise_mask & ~suit_bits) | r
                     eyes_mask = (eyes_mask & ~suit_bits) | e
-                y0 = _orphan_eyes(e0)
-                y1 = _orphan_eyes(e1)
-                y2 = _orphan_eyes(e2)
+                y0 = orphan_eyes(e0)
+                y1 = orphan_eyes(e1)
+                y2 = orphan_eyes(e2)
                 yh = np.int64((k2 & _HONOURS) != 0)
                 draws = (_HONOURS & ~k1) | (_HONOURS & k1 & ~k2 if (y0 | y1 | y2 | yh) == 0 else 0)
                 draws |= _sixteen_suit_draws(raise_mask, eyes_mask, y0, y1 | y2 | yh, 0)

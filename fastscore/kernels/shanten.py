@@ -346,6 +346,20 @@ def thirteen_distance(m1, m2, m3, m4):
 
 
 @jit_inline
+def orphan_gain(entry):
+    """The most tiles of one orphan sheung (1-2-3 ... 7-8-9 with a terminal: 1 2 3 or 7 8 9 ...) that a
+    number suit's table entry holds, 0-3 (:data:`fastscore.shanten_tables.ORPHAN_GAIN_SHIFT`)."""
+    return np.int64((np.uint64(entry) >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
+
+
+@jit_inline
+def orphan_eyes(entry):
+    """1 when a best orphan sheung of a number suit's table entry holds a kind held twice or more
+    (:data:`fastscore.shanten_tables.ORPHAN_EYES_BIT`), else 0."""
+    return np.int64((np.uint64(entry) >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
+
+
+@jit_inline
 def sixteen_distance(m1, m2, e0, e1, e2):
     """Distance to 16 Orphans from the masks of :func:`special_distances` (once and twice or more)
     and the number suits' table entries: an orphan sheung per suit (the table's best), the seven
@@ -354,8 +368,8 @@ def sixteen_distance(m1, m2, e0, e1, e2):
     kept = ctpop64(m1 >> 27)
     eyes = np.int64((m2 >> 27) != 0)
     for entry in (e0, e1, e2):  # the suits' table entries (no declared set)
-        kept += np.int64((entry >> np.uint64(ORPHAN_GAIN_SHIFT)) & np.uint64(3))
-        eyes |= np.int64((entry >> np.uint64(ORPHAN_EYES_BIT)) & np.uint64(1))
+        kept += orphan_gain(entry)
+        eyes |= orphan_eyes(entry)
     return 17 - kept - eyes
 
 
