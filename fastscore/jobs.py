@@ -365,7 +365,7 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
         From reading ``chunks`` or from the writer.
     """
     process = processor(kind, rows)
-    rows = 0
+    done = 0
     for batch in chunks:
         batch, kept = batch if isinstance(batch, tuple) else (batch, None)
         with kernel():
@@ -376,8 +376,8 @@ def run_chunks(kind: str, chunks: Iterable[HandBatch], table: RuleTable, *, writ
             writer.write(result, writer.rows_written, batch=batch if with_input else None, kept=kept)
         if progress is not None:
             progress.update(len(batch))
-        rows += len(batch)
-    return rows
+        done += len(batch)
+    return done
 
 
 def job_description(kind: str, input: Path | None, sample: int | None, seed: int, table: RuleTable,

@@ -171,6 +171,11 @@ class BatchResult:
             yield record
 
 
+#: The arrays of a :class:`BatchResult` and their dtypes, as :func:`score_batch` makes them (and checks ``out``).
+_OUT_DTYPES = {"payout": np.int32, "total": np.int32, "points": np.int32, "legal": np.bool_, "is_win": np.bool_,
+               "chicken": np.bool_, "shape": np.int8, "row_points": np.int16, "error": np.uint8}
+
+
 def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchResult | None = None) -> BatchResult:
     """Score every hand of a batch with one parallel kernel (LRC rules sections 3 to 6).
 
@@ -205,20 +210,9 @@ def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchRe
     n = len(batch)
     row_ids = table.row_ids if rows else ()
     if out is None:
-        out = BatchResult(
-            # The kernel writes every value of every row: nothing to zero.
-            payout=np.empty(n, dtype=np.int32),
-            total=np.empty(n, dtype=np.int32),
-            points=np.empty(n, dtype=np.int32),
-            legal=np.empty(n, dtype=np.bool_),
-            is_win=np.empty(n, dtype=np.bool_),
-            chicken=np.empty(n, dtype=np.bool_),
-            shape=np.empty(n, dtype=np.int8),
-            row_points=np.empty((n, len(row_ids)), dtype=np.int16),
-            error=np.empty(n, dtype=np.uint8),
-            messages=dict(batch.messages),
-            row_ids=row_ids,
-        )
+        # The kernel writes every value of every row: nothing to zero.
+        out = BatchResult(**{name: np.empty(_out_shape(name, n, len(row_ids)), dtype=dtype)
+                             for name, dtype in _OUT_DTYPES.items()}, messages=dict(batch.messages), row_ids=row_ids)
     else:
         _check_out(out, n, len(row_ids))
         out.messages = dict(batch.messages)
@@ -253,8 +247,9 @@ def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchRe
     return out
 
 
-_OUT_DTYPES = {"payout": np.int32, "total": np.int32, "points": np.int32, "legal": np.bool_, "is_win": np.bool_,
-               "chicken": np.bool_, "shape": np.int8, "row_points": np.int16, "error": np.uint8}
+def _out_shape(name: str, n: int, n_columns: int) -> tuple:
+    """The shape of array ``name`` of a :class:`BatchResult` of ``n`` hands and ``n_columns`` row columns."""
+    return (n, n_columns) if name == "row_points" else (n,)
 
 
 def _check_out(out, n: int, n_columns: int) -> None:
@@ -264,7 +259,7 @@ def _check_out(out, n: int, n_columns: int) -> None:
         raise ValueError(f"out must be a BatchResult of an earlier score_batch call, got {type(out).__name__}")
     for name, dtype in _OUT_DTYPES.items():
         array = getattr(out, name)
-        shape = (n, n_columns) if name == "row_points" else (n,)
+        shape = _out_shape(name, n, n_columns)
         if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape == shape
                 and array.flags.c_contiguous and array.flags.writeable):
             raise ValueError(f"out.{name} must be a writable C-contiguous {np.dtype(dtype).name} array of shape "
