@@ -45,7 +45,7 @@ from numba.core.dispatcher import Dispatcher
 from ._cache import PACKAGE_DIR, kernel_cache_dir
 
 __all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS",
-           "PARALLEL_MIN_ROWS", "threads_may_share_kernels"]
+           "PARALLEL_MIN_ROWS", "threads_may_share_kernels", "twin"]
 
 prange = numba.prange
 
@@ -155,6 +155,27 @@ def jit_parallel(func):
     twin.__module__ = func.__module__
     twin.__doc__ = func.__doc__
     return _njit(twin, parallel=True)
+
+
+def twin(func, suffix, **globals_replaced):
+    """A copy of the Python function behind ``func`` (a dispatcher or a plain function), named
+    ``<name>_<suffix>``, in which the global names ``globals_replaced`` stand for other functions.
+
+    For a second build of the same code: the per-block scoring loops inline
+    the whole scoring path at numba's IR level (fast, and slow to compile:
+    numba copies the inlined IR into every caller), while the single-hand
+    kernels call one build of it compiled once.  Call it at the end of a
+    module, where every global name the function reads is defined.
+    """
+    py_func = getattr(func, "py_func", func)
+    names = dict(py_func.__globals__)
+    names.update(globals_replaced)
+    copy = types.FunctionType(py_func.__code__, names, f"{py_func.__name__}_{suffix}", py_func.__defaults__,
+                              py_func.__closure__)
+    copy.__qualname__ = f"{py_func.__qualname__}_{suffix}"
+    copy.__module__ = py_func.__module__
+    copy.__doc__ = py_func.__doc__
+    return copy
 
 
 class BatchKernel:

@@ -15,6 +15,14 @@ what they call) are ``jit_inline``: numba inlines them into the per-block
 loops (``_score_block``, :func:`fastscore.kernels.waits._waits_block`), so that no
 array goes through a call per hand or per wait.
 
+Inlined, the scoring path takes numba most of a minute to compile into each
+loop.  The single-hand kernels (:func:`interpret_hand`,
+:mod:`fastscore.kernels.single`) run a second build of the same code,
+:data:`interpret_called`, which calls :data:`collect_interpretations_called`:
+compiled once and shared, so that the first ``fastscore.score`` and
+``fastscore.waits`` of a process compile in seconds.  Measured, the call costs
+the batch loops about a tenth of their speed, which is why they inline.
+
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in LRC rules
 9.13 order); each list entry is a packed word whose bits give that suit's
@@ -28,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_batch, jit_block, jit_inline, prange
+from .._jit import jit, jit_batch, jit_block, jit_inline, prange, twin
 from ..tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
 from ..tiles import MAX_DECLARED, N_KINDS, SetKind
 from .decompose import (
@@ -197,7 +205,7 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
     hand = load_hand(rows, sets, 0)
-    return interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, events, known_waits, rules,
+    return interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, events, known_waits, rules,
                             suit_entries, dec_words, rows, sets, 0, counts, hand, info_out, both)
 
 
@@ -614,3 +622,12 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
     for j in range(n):
         write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, rows, j)
     return n, info, rows
+
+
+#: :func:`collect_interpretations` compiled once as a function of its own (not inlined), for
+#: :data:`interpret_called`.
+collect_interpretations_called = jit_block(twin(collect_interpretations, "called"))
+#: :func:`interpret_loaded` calling :data:`collect_interpretations_called`: the single-hand kernels'
+#: build of the scoring path (the module docstring says why).
+interpret_called = jit_inline(twin(interpret_loaded, "called",
+                                   collect_interpretations=collect_interpretations_called))

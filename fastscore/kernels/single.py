@@ -8,7 +8,10 @@ context numbers, for Python and for the caller's own ``@njit`` code
 (:func:`fastscore.kernels.decompose.is_win_hand_row`) and the scoring path
 (:func:`fastscore.kernels.score.interpret_loaded`, then the best
 interpretation); :func:`waits_hand` the waits kernel's block
-(:func:`fastscore.kernels.waits._waits_block`) on a batch of one.  Each takes
+(:func:`fastscore.kernels.waits._waits_block`) on a batch of one.  They run
+the build of that code that is compiled once and called
+(:data:`fastscore.kernels.score.interpret_called`), not the one the batch
+loops inline: the first call of a process compiles in seconds, not minutes.  Each takes
 a ``scratch`` of :func:`fastscore.kernels.score.make_scratch`, made once by
 the caller (one per thread) and reused: a call then allocates nothing.
 
@@ -39,12 +42,12 @@ from .score import (
     INFO_TOTAL,
     INFO_UNITS,
     best_interpretation,
-    interpret_loaded,
+    interpret_called,
     make_scratch,
     write_row_points,
 )
 from .shanten import make_shanten_scratch, shanten_hand
-from .waits import _waits_block
+from .waits import _waits_block_called
 
 __all__ = ["score_hand", "score_text", "shanten_text", "waits_hand", "waits_text", "win_check_hand"]
 
@@ -143,9 +146,11 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     if code != 0:
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     counts, info = scratch
-    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block).
-    m = interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing, np.int64(events), -1, rules,
-                         suit_entries, dec_words, rows, sets, 0, counts, load_hand(rows, sets, 0), info, False)
+    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block); the int64
+    # arguments typed as the waits kernel's, so that both call one build of collect_interpretations_called.
+    m = interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, np.int64(events),
+                         np.int64(-1), rules, suit_entries, dec_words, rows, sets, np.int64(0), counts,
+                         load_hand(rows, sets, 0), info, False)
     j = best_interpretation(info, m)
     if j < 0:
         return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
@@ -185,14 +190,14 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
     n_waits = np.zeros(1, dtype=np.int16)
     codes = np.empty(1, dtype=np.uint8)
     # A batch of one, in the batch columns' dtypes and with int64 bounds (not the literals 0 and 1, which
-    # numba would type apart): the waits kernel's own compiled block, compiled once for both.
-    _waits_block(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), np.full(1, -1, dtype=np.int8),
-                 np.full(1, seat, dtype=np.uint8), np.full(1, round_wind, dtype=np.uint8),
-                 np.full(1, flowers, dtype=np.uint8), np.full(1, streak, dtype=np.int32),
-                 np.full(1, closing, dtype=np.bool_), np.full(1, events, dtype=np.uint8), np.zeros(1, dtype=np.uint8),
-                 rules, suit_info, suit_entries,
-                 dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
-                 payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, np.int64(0), np.int64(1))
+    # numba would type apart): the waits kernel's block, in the build that calls the shared scoring path.
+    _waits_block_called(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
+                        np.full(1, -1, dtype=np.int8), np.full(1, seat, dtype=np.uint8),
+                        np.full(1, round_wind, dtype=np.uint8), np.full(1, flowers, dtype=np.uint8),
+                        np.full(1, streak, dtype=np.int32), np.full(1, closing, dtype=np.bool_),
+                        np.full(1, events, dtype=np.uint8), np.zeros(1, dtype=np.uint8), rules, suit_info,
+                        suit_entries, dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
+                        payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, np.int64(0), np.int64(1))
     return np.int64(codes[0]), np.int64(n_waits[0])
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit_batch, jit_block, prange
+from .._jit import jit_batch, jit_block, prange, twin
 from .bits import prefetch
 from .checks import row_check_code
 from .decompose import add_tile_codes
@@ -23,6 +23,7 @@ from .score import (
     INFO_POINTS_SELF_DRAWN,
     best_interpretation,
     drop_held_fours,
+    interpret_called,
     interpret_loaded,
     make_scratch,
 )
@@ -96,3 +97,6 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
 
 
 waits_kernel = jit_batch(_waits_rows)
+#: :func:`_waits_block` with the single-hand kernels' build of the scoring path
+#: (:data:`fastscore.kernels.score.interpret_called`), for :func:`fastscore.kernels.single.waits_hand`.
+_waits_block_called = jit_block(twin(_waits_block, "called", interpret_loaded=interpret_called))
