@@ -1,6 +1,7 @@
-"""Where a cold compile goes: ``NUMBA_CACHE_DIR=EMPTY_DIR python scripts/compile_profile.py [score|waits]``.
+"""Where a cold compile goes: ``NUMBA_CACHE_DIR=EMPTY_DIR python scripts/compile_profile.py [score|waits|all]``.
 
-Calls ``fastscore.score`` (or ``fastscore.waits``) once on an empty numba cache and prints, from numba's
+Calls ``fastscore.score`` (or ``fastscore.waits``; ``all``: ``score``, then ``waits``, then
+``sample_winning(10)``, each step timed) once on an empty numba cache and prints, from numba's
 own records, the seconds of each compiled function (its pipeline passes, callees' compiles included),
 the seconds of each pass summed over every function (nested compiles counted at each level), and the
 time spent in LLVM (``numba:llvm_lock`` events).
@@ -15,8 +16,14 @@ import fastscore
 HAND = "1m2m3m 4p5p6p 7s8s9s 1z1z1z 2m3m4m 5s"
 what = sys.argv[1] if len(sys.argv) > 1 else "score"
 start = time.perf_counter()
+STEPS = {"score": lambda: fastscore.score(HAND, "5s"), "waits": lambda: fastscore.waits(HAND),
+         "sample_winning": lambda: fastscore.sample_winning(10, seed=1)}
+steps = list(STEPS) if what == "all" else [what]
 with event.install_recorder("numba:llvm_lock") as llvm:
-    fastscore.score(HAND, "5s") if what == "score" else fastscore.waits(HAND)
+    for step in steps:
+        begun = time.perf_counter()
+        STEPS[step]()
+        print(f"{step}: {time.perf_counter() - begun:.1f} s")
 total = time.perf_counter() - start
 llvm_s, opened = 0.0, None
 for ts, ev in llvm.buffer:

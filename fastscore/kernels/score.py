@@ -625,9 +625,21 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
 
 
 #: :func:`collect_interpretations` compiled once as a function of its own (not inlined), for
-#: :data:`interpret_called`.
-collect_interpretations_called = jit_block(twin(collect_interpretations, "called"))
-#: :func:`interpret_loaded` calling :data:`collect_interpretations_called`: the single-hand kernels'
-#: build of the scoring path (the module docstring says why).
-interpret_called = jit_inline(twin(interpret_loaded, "called",
+#: :data:`interpret_called`; it calls the rows' evaluator rather than inlining it.
+collect_interpretations_called = jit_block(twin(collect_interpretations, "called",
+                                                evaluate_interpretation_inline=evaluate_interpretation))
+#: :func:`interpret_loaded` calling :data:`collect_interpretations_called`, compiled once as a function of
+#: its own: the single-hand kernels' build of the scoring path (the module docstring says why).
+_interpret_called = jit_block(twin(interpret_loaded, "called",
                                    collect_interpretations=collect_interpretations_called))
+
+
+@jit_inline
+def interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, events, known_waits, rules,
+                     suit_entries, dec_words, concealed, declared, i, counts, hand, info_out, both):
+    """:func:`interpret_loaded` through its one shared build: the numbers are passed as int64 and bool
+    (not as the callers' column dtypes or literals), so that every caller runs the same build."""
+    return _interpret_called(np.int64(win), np.bool_(self_drawn), np.int64(seat), np.int64(round_wind),
+                             np.int64(flowers), np.int64(streak), np.bool_(closing), np.int64(events),
+                             np.int64(known_waits), rules, suit_entries, dec_words, concealed, declared,
+                             np.int64(i), counts, hand, info_out, np.bool_(both))
