@@ -260,3 +260,35 @@ def test_row_loops_compile_without_reference_counting():
     blocks = [score._score_block, score._win_check_block, waits._waits_block, shanten._shanten_block,
               discards._discard_block, survey._survey_stripe]
     assert [b.targetoptions.get("_nrt") for b in blocks] == [False] * len(blocks)
+
+
+def test_single_hand_kernels_share_one_called_build_of_the_scoring_path():
+    """``_jit.twin``: the single-hand kernels run a second build of the scoring path, compiled once
+    and called (the batch loops inline theirs); each build has its own cache entry and reads the
+    names it was given."""
+    from fastscore.kernels import waits
+
+    pairs = [(score.collect_interpretations, score.collect_interpretations_called),
+             (score.interpret_loaded, score._interpret_called), (waits._waits_block, waits._waits_block_called)]
+    for inlined, called in pairs:
+        assert called.py_func.__code__ is inlined.py_func.__code__
+        assert called.py_func.__qualname__ == inlined.py_func.__qualname__ + "_called"
+        assert called.targetoptions.get("_nrt") is False and called.targetoptions.get("inline", "never") == "never"
+        assert called._cache._cache_file._index_name != inlined._cache._cache_file._index_name
+    assert score.interpret_loaded.targetoptions.get("inline") == "always"
+    names = score._interpret_called.py_func.__globals__
+    assert names["collect_interpretations"] is score.collect_interpretations_called
+    assert score.interpret_loaded.py_func.__globals__["collect_interpretations"] is score.collect_interpretations
+    assert waits._waits_block_called.py_func.__globals__["interpret_loaded"] is score.interpret_called
+
+
+def test_twin_replaces_only_the_names_given():
+    from fastscore._jit import twin
+
+    namespace = {"add_one": lambda x: x + 1, "scale": 10}
+    exec("def apply(x):\n    return add_one(x) * scale", namespace)
+    apply = namespace["apply"]
+    other = twin(apply, "other", add_one=lambda x: x + 2)
+    assert other.__name__ == "apply_other" and other.__qualname__ == "apply_other"
+    assert apply(1) == 20 and other(1) == 30  # (1 + 1) * 10 and (1 + 2) * 10
+    assert namespace["add_one"](1) == 2 and other.__globals__["scale"] == 10
