@@ -53,8 +53,9 @@ PERF_BEST_PEER = {
 }
 #: The ``impl`` names of the peers' benchmarks start with one of these.
 PEER_IMPLS = ("mahjong", "RiichiEnv", "xiangting")
-#: Issue targets on 2 cores.
-TARGETS = {"score": 15e6, "win_check": 60e6, "waits": 3e6, "waits_not_ready": 30e6, "shanten": 20e6, "discards": 1e6}
+#: Issue targets on 2 cores (score, win check and waits: issue #19's, which raised the first
+#: version's 60 M and 3 M hands/s for the win check and the waits).
+TARGETS = {"score": 15e6, "win_check": 80e6, "waits": 8e6, "waits_not_ready": 30e6, "shanten": 20e6, "discards": 1e6}
 #: Which reference benchmark a task is compared with (not-ready waits: the reference waits of ready hands).
 REFERENCE_TASK = {"score": "score", "waits": "waits", "waits_not_ready": "waits", "shanten": "shanten"}
 
