@@ -144,32 +144,30 @@ def jit_inline(func):
 def jit_parallel(func):
     """Like :func:`jit`, with ``parallel=True`` for kernels that ``prange`` over hands.
 
-    The function is compiled as a renamed twin (``<name>_parallel``): numba's
+    The function is compiled as a renamed :func:`twin` (``<name>_parallel``): numba's
     disk cache names its entries by function, not by compile flags, so the
     same function compiled both serial and parallel would otherwise load
     whichever build was cached first.
     """
-    twin = types.FunctionType(func.__code__, func.__globals__, f"{func.__name__}_parallel", func.__defaults__,
-                              func.__closure__)
-    twin.__qualname__ = f"{func.__qualname__}_parallel"
-    twin.__module__ = func.__module__
-    twin.__doc__ = func.__doc__
-    return _njit(twin, parallel=True)
+    return _njit(twin(func, "parallel"), parallel=True)
 
 
 def twin(func, suffix, **globals_replaced):
     """A copy of the Python function behind ``func`` (a dispatcher or a plain function), named
-    ``<name>_<suffix>``, in which the global names ``globals_replaced`` stand for other functions.
+    ``<name>_<suffix>`` (its own numba cache entry), in which the global names ``globals_replaced``
+    stand for other functions.
 
-    For a second build of the same code: the per-block scoring loops inline
-    the whole scoring path at numba's IR level (fast, and slow to compile:
-    numba copies the inlined IR into every caller), while the single-hand
-    kernels call one build of it compiled once.  Call it at the end of a
-    module, where every global name the function reads is defined.
+    For a second build of the same code: :func:`jit_parallel`'s, and the
+    single-hand kernels' build of the scoring path, which calls what the
+    per-block scoring loops inline (:mod:`fastscore.kernels.score`).  Without
+    ``globals_replaced`` the copy reads its module's globals as the function
+    does; with them it reads a copy of that module's globals taken now, so
+    call it at the end of the module, where every name it reads is defined.
     """
     py_func = getattr(func, "py_func", func)
-    names = dict(py_func.__globals__)
-    names.update(globals_replaced)
+    names = py_func.__globals__
+    if globals_replaced:
+        names = {**names, **globals_replaced}
     copy = types.FunctionType(py_func.__code__, names, f"{py_func.__name__}_{suffix}", py_func.__defaults__,
                               py_func.__closure__)
     copy.__qualname__ = f"{py_func.__qualname__}_{suffix}"

@@ -17,11 +17,12 @@ array goes through a call per hand or per wait.
 
 Inlined, the scoring path takes numba most of a minute to compile into each
 loop.  The single-hand kernels (:func:`interpret_hand`,
-:mod:`fastscore.kernels.single`) run a second build of the same code,
-:data:`interpret_called`, which calls :data:`collect_interpretations_called`:
-compiled once and shared, so that the first ``fastscore.score`` and
-``fastscore.waits`` of a process compile in seconds.  Measured, the call costs
-the batch loops about a tenth of their speed, which is why they inline.
+:mod:`fastscore.kernels.single`) run a second build of the same code
+(:func:`fastscore._jit.twin`), :func:`interpret_called`, which calls
+:data:`collect_interpretations_called`: both compiled once and shared, so that
+the first ``fastscore.score`` and ``fastscore.waits`` of a fresh install
+compile in about half a minute, not two.  Measured, a call per hand costs the
+batch loops about a tenth of their speed, which is why they inline.
 
 Standard decompositions are the product of the per-suit decomposition lists of
 :mod:`fastscore.tables` (characters outermost, so they come out in LRC rules

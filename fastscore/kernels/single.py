@@ -10,8 +10,8 @@ context numbers, for Python and for the caller's own ``@njit`` code
 interpretation); :func:`waits_hand` the waits kernel's block
 (:func:`fastscore.kernels.waits._waits_block`) on a batch of one.  They run
 the build of that code that is compiled once and called
-(:data:`fastscore.kernels.score.interpret_called`), not the one the batch
-loops inline: the first call of a process compiles in seconds, not minutes.  Each takes
+(:func:`fastscore.kernels.score.interpret_called`), not the one the batch
+loops inline, so that they compile in about half a minute, not two.  Each takes
 a ``scratch`` of :func:`fastscore.kernels.score.make_scratch`, made once by
 the caller (one per thread) and reused: a call then allocates nothing.
 
@@ -146,8 +146,8 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     if code != 0:
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     counts, info = scratch
-    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block); the int64
-    # arguments typed as the waits kernel's, so that both call one build of collect_interpretations_called.
+    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block), in the build
+    # that the waits of one hand also call.
     m = interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, np.int64(events),
                          np.int64(-1), rules, suit_entries, dec_words, rows, sets, np.int64(0), counts,
                          load_hand(rows, sets, 0), info, False)
