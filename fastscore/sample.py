@@ -57,7 +57,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._jit import jit, jit_parallel, prange
+from ._jit import SERIAL_MAX_ROWS, jit, jit_batch, prange
 from .batch import HandBatch
 from .tiles import N_KINDS, SetKind
 
@@ -385,10 +385,14 @@ def _one_hand(state, family, held, concealed, set_kind, set_tile, tables):
     return SIXTEEN_ORPHANS, 0
 
 
-@jit_parallel
+@jit_batch
 def _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready,
                    concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, family_out):
-    """Fill N rows of the HandBatch columns (and ``family_out``) in place; see :func:`sample_winning`."""
+    """Fill N rows of the HandBatch columns (and ``family_out``) in place; see :func:`sample_winning`.
+
+    Each row depends only on the seed and its index (``start + i``), so the serial build (small
+    samples: no thread pool to wake, and less to compile on a first run) and the parallel build give
+    the same rows."""
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -486,9 +490,9 @@ def _sample(n, seed, families, ready: bool, start: int = 0) -> tuple[HandBatch, 
     start = operator.index(start)
     if start < 0:
         raise ValueError(f"start must be at least 0, got {start}")
-    _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready,
-                   batch.concealed, batch.declared, batch.win, batch.self_drawn, batch.seat, batch.round,
-                   batch.flowers, batch.streak, batch.closing, family)
+    kernel = _sample_kernel.serial if n <= SERIAL_MAX_ROWS else _sample_kernel.parallel
+    kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready, batch.concealed, batch.declared,
+           batch.win, batch.self_drawn, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing, family)
     # Every generated row is valid (tests/test_sample.py); the kernels check each row as they read it.
     return batch, family
 

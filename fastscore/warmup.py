@@ -43,6 +43,7 @@ def warmup(rules=None) -> float:
     start = time.perf_counter()
     table = resolve_rules(rules)
     wins, ready = sample_winning(1, seed=0), sample_ready(1, seed=0)
+    sample_winning(PARALLEL_MIN_ROWS, seed=0)  # the sampler's parallel build (one hand runs the serial one)
     many = np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp)  # big enough for the parallel builds
     for batch in (wins, wins.take(many)):
         score_batch(batch, table)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from fastscore import sample
 from fastscore.kernels import parse, score
 from fastscore.kernels.waits import waits_kernel
 
@@ -18,6 +19,7 @@ from fastscore.kernels.waits import waits_kernel
         (score.win_check_kernel.serial, score.win_check_kernel.parallel),
         (parse._hands_serial, parse._hands_parallel),
         (parse._context_serial, parse._context_parallel),
+        (sample._sample_kernel.serial, sample._sample_kernel.parallel),
     ],
 )
 def test_parallel_build_has_its_own_cache_entry(serial, parallel):

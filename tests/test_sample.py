@@ -238,6 +238,11 @@ def test_same_seed_same_hands_other_seed_other_hands():
     assert (a.concealed != c.concealed).any(axis=1).mean() > 0.99
     # A shorter batch is a prefix of a longer one.
     assert batch_digest(sample_winning(3000, seed=12345)) == batch_digest(a.take(slice(0, 3000)))
+    # A small batch runs the sampler's serial build, a large one its parallel build: the same rows.
+    from fastscore._jit import SERIAL_MAX_ROWS
+
+    small = sample_winning(SERIAL_MAX_ROWS, seed=12345)
+    assert batch_digest(small) == batch_digest(a.take(slice(0, SERIAL_MAX_ROWS)))
     assert batch_digest(sample_ready(100, seed=-1)) != batch_digest(sample_ready(100, seed=1))
 
 

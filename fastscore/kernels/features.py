@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import jit, jit_inline
+from .._jit import jit, jit_block, jit_inline, twin
 from ..tiles import MAX_DECLARED, SetKind
 from .decompose import Shape, honour_summary_row, row_code
 
@@ -276,3 +276,8 @@ def record_with_win(records, j, win, single_wait):
         orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25], exposed_sets=records[j, 26],
         events=records[j, 27],
     )
+
+
+#: :func:`load_hand` compiled once as a function of its own, for the single-hand kernels
+#: (:mod:`fastscore.kernels.single`), which call it rather than each inlining it.
+load_hand_called = jit_block(twin(load_hand, "called"))

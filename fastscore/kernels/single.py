@@ -29,7 +29,7 @@ from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from .checks import FLAGGED, hand_fault
 from .decompose import ALL_WIN_SHAPES, is_win_hand_row
-from .features import load_hand
+from .features import load_hand_called
 from .parse import _BYTE_CLASS, _BYTE_VALUE, _OK, _flowers, _hand_groups, _win
 from .evaluate import RP_N_COLUMNS
 from .score import (
@@ -150,7 +150,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     # that the waits of one hand also call.
     m = interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, np.int64(events),
                          np.int64(-1), rules, suit_entries, dec_words, rows, sets, np.int64(0), counts,
-                         load_hand(rows, sets, 0), info, False)
+                         load_hand_called(rows, sets, np.int64(0)), info, False)
     j = best_interpretation(info, m)
     if j < 0:
         return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)

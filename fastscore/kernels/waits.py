@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit_batch, jit_block, prange, twin
+from .._jit import jit_batch, jit_block, jit_inline, prange, twin
 from .bits import prefetch
 from .checks import row_check_code
 from .decompose import add_tile_codes
 from .evaluate import RP_WIN_SHAPES, lowest_bit, popcount
-from .features import load_hand
+from .features import load_hand, load_hand_called
 from .score import (
     BLOCK,
     INFO_PAYOUT,
@@ -97,6 +97,15 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
 
 
 waits_kernel = jit_batch(_waits_rows)
-#: :func:`_waits_block` with the single-hand kernels' build of the scoring path
-#: (:data:`fastscore.kernels.score.interpret_called`), for :func:`fastscore.kernels.single.waits_hand`.
-_waits_block_called = jit_block(twin(_waits_block, "called", interpret_loaded=interpret_called))
+@jit_inline
+def _may_wait(concealed, declared, i, suit_info):
+    """:func:`fastscore.kernels.wait_shapes.maybe_ready` for one hand: True.  That first pass is worth
+    its code only over many hands that are not ready; the wait mask decides the same either way."""
+    return True
+
+
+#: :func:`_waits_block` for :func:`fastscore.kernels.single.waits_hand`: the single-hand kernels' build
+#: of the scoring path (:func:`fastscore.kernels.score.interpret_called`) and of ``load_hand``, called
+#: rather than inlined, and no first pass.
+_waits_block_called = jit_block(twin(_waits_block, "called", interpret_loaded=interpret_called,
+                                     load_hand=load_hand_called, maybe_ready=_may_wait))
