@@ -269,10 +269,11 @@ def test_single_hand_kernels_share_one_called_build_of_the_scoring_path():
     """``_jit.twin``: the single-hand kernels run a second build of the scoring path, compiled once
     and called (the batch loops inline theirs); each build has its own cache entry and reads the
     names it was given."""
-    from fastscore.kernels import waits
+    from fastscore.kernels import features, waits
 
     pairs = [(score.collect_interpretations, score.collect_interpretations_called),
-             (score.interpret_loaded, score._interpret_called), (waits._waits_block, waits._waits_block_called)]
+             (score.interpret_loaded, score._interpret_called), (score._interpretation, score._interpretation_called),
+             (features.load_hand, features.load_hand_called), (waits._waits_block, waits._waits_block_called)]
     for inlined, called in pairs:
         assert called.py_func.__code__ is inlined.py_func.__code__
         assert called.py_func.__qualname__ == inlined.py_func.__qualname__ + "_called"
@@ -282,7 +283,9 @@ def test_single_hand_kernels_share_one_called_build_of_the_scoring_path():
     names = score._interpret_called.py_func.__globals__
     assert names["collect_interpretations"] is score.collect_interpretations_called
     assert score.interpret_loaded.py_func.__globals__["collect_interpretations"] is score.collect_interpretations
-    assert waits._waits_block_called.py_func.__globals__["interpret_loaded"] is score.interpret_called
+    assert score.collect_interpretations_called.py_func.__globals__["_interpretation"] is score._interpretation_shared
+    block = waits._waits_block_called.py_func.__globals__
+    assert block["interpret_loaded"] is score.interpret_called and block["load_hand"] is features.load_hand_called
 
 
 def test_twin_replaces_only_the_names_given():

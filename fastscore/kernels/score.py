@@ -625,10 +625,25 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
     return n, info, rows
 
 
+#: :func:`_interpretation` compiled once as a function of its own, for :data:`collect_interpretations_called`.
+_interpretation_called = jit_block(twin(_interpretation, "called"))
+
+
+@jit_inline
+def _interpretation_shared(info_out, j, shape, a, b, c, evaluated, f):
+    """:func:`_interpretation` through its one called build (every number as int64: the shapes are
+    constants, which numba would otherwise compile apart)."""
+    rows, units = evaluated
+    _interpretation_called(info_out, np.int64(j), np.int64(shape), np.int64(a), np.int64(b), np.int64(c),
+                           (np.int64(rows), np.int64(units)), f)
+
+
 #: :func:`collect_interpretations` compiled once as a function of its own (not inlined), for
-#: :data:`interpret_called`; it calls the rows' evaluator rather than inlining it.
+#: :data:`interpret_called`; it calls the rows' evaluator and :func:`_interpretation` rather than
+#: inlining them.
 collect_interpretations_called = jit_block(twin(collect_interpretations, "called",
-                                                evaluate_interpretation_inline=evaluate_interpretation))
+                                                evaluate_interpretation_inline=evaluate_interpretation,
+                                                _interpretation=_interpretation_shared))
 #: :func:`interpret_loaded` calling :data:`collect_interpretations_called`, compiled once as a function of
 #: its own: the single-hand kernels' build of the scoring path (the module docstring says why).
 _interpret_called = jit_block(twin(interpret_loaded, "called",
