@@ -1,7 +1,7 @@
 """Seeded random winning and ready hands, by family, for simulations and benchmarks (LRC rules, sections 2, 3).
 
 :func:`sample_winning` and :func:`sample_ready` fill :class:`~fastscore.HandBatch`
-columns directly from one parallel numba kernel: no Python runs per hand.
+columns directly from one numba kernel (parallel above 511 hands): no Python runs per hand.
 
 Families (:data:`FAMILIES`):
 
@@ -498,7 +498,7 @@ def _sample(n, seed, families, ready: bool, start: int = 0) -> tuple[HandBatch, 
 
 
 def sample_winning(n: int, seed: int = 0, *, families=None, start: int = 0, return_family: bool = False):
-    """``n`` random winning hands (LRC rules, sections 2 and 3), generated in one parallel kernel.
+    """``n`` random winning hands (LRC rules, sections 2 and 3), generated in one compiled kernel.
 
     Parameters
     ----------

@@ -97,6 +97,8 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
 
 
 waits_kernel = jit_batch(_waits_rows)
+
+
 @jit_inline
 def _may_wait(concealed, declared, i, suit_info):
     """:func:`fastscore.kernels.wait_shapes.maybe_ready` for one hand: True.  That first pass is worth
