@@ -191,9 +191,12 @@ class BatchKernel:
         self.__doc__ = func.__doc__
         self.__name__ = func.__name__
 
+    def build(self, n_rows: int):
+        """The build that runs a batch of ``n_rows`` rows: serial up to :data:`SERIAL_MAX_ROWS`, else parallel."""
+        return self.parallel if n_rows > SERIAL_MAX_ROWS else self.serial
+
     def __call__(self, rows, *args):
-        kernel = self.parallel if rows.shape[0] > SERIAL_MAX_ROWS else self.serial
-        return kernel(rows, *args)
+        return self.build(rows.shape[0])(rows, *args)
 
 
 def jit_batch(func) -> BatchKernel:

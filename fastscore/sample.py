@@ -57,7 +57,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._jit import SERIAL_MAX_ROWS, jit, jit_batch, prange
+from ._jit import jit, jit_batch, prange
 from .batch import HandBatch
 from .tiles import N_KINDS, SetKind
 
@@ -490,9 +490,9 @@ def _sample(n, seed, families, ready: bool, start: int = 0) -> tuple[HandBatch, 
     start = operator.index(start)
     if start < 0:
         raise ValueError(f"start must be at least 0, got {start}")
-    kernel = _sample_kernel.serial if n <= SERIAL_MAX_ROWS else _sample_kernel.parallel
-    kernel(key0, key1, start, choices, blend_families, blend_cum, tables, ready, batch.concealed, batch.declared,
-           batch.win, batch.self_drawn, batch.seat, batch.round, batch.flowers, batch.streak, batch.closing, family)
+    _sample_kernel.build(n)(key0, key1, start, choices, blend_families, blend_cum, tables, ready, batch.concealed,
+                            batch.declared, batch.win, batch.self_drawn, batch.seat, batch.round, batch.flowers,
+                            batch.streak, batch.closing, family)
     # Every generated row is valid (tests/test_sample.py); the kernels check each row as they read it.
     return batch, family
 
