@@ -33,7 +33,7 @@ from .kernels.score import (
 )
 from .kernels.single import score_text
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules, try_resolve_rules
-from .tables import kernel_tables, word_groups
+from .tables import completeness_bits, kernel_tables, word_groups
 from .tiles import TILE_NAMES, WIND_INDEX, ErrorCode, HandError, SetKind, format_set
 
 __all__ = ["Score", "BatchResult", "score", "score_batch", "interpretations", "win_check"]
@@ -295,8 +295,8 @@ def win_check(batch: HandBatch, rules=None) -> np.ndarray:
     concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = kernel_columns(batch)
     out = np.zeros(len(batch), dtype=np.bool_)
     codes = np.empty(len(batch), dtype=np.uint8)
-    win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, kernel_tables()[0],
-                     table.win_shapes_bits, out, codes)
+    win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, completeness_bits(),
+                     kernel_tables()[0], table.win_shapes_bits, out, codes)
     return out
 
 

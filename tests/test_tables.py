@@ -19,6 +19,7 @@ from fastscore.tables import (
     STARTS_SHIFT,
     WAIT_EYES_SHIFT,
     WAIT_SETS_SHIFT,
+    completeness_bits,
     kernel_tables,
     suit_tables,
     word_groups,
@@ -127,6 +128,21 @@ def test_kernel_tables_merge_each_codes_info_and_offset(tables):
     np.testing.assert_array_equal(entries >> ENTRY_OFFSET_SHIFT, offset)
     np.testing.assert_array_equal(k_words, words)
     assert k_info.ctypes.data % (2 << 20) == 0 and entries.ctypes.data % (2 << 20) == 0
+
+
+def test_completeness_bits_hold_each_codes_two_completeness_bits(tables):
+    """Code c's bits 2(c % 32) and 2(c % 32) + 1 of word c // 32 are suit_info[c]'s bits 0 (complete as
+    sets) and 1 (complete with eyes); the padding codes past 5**9 are 0; under 512 KB (L2-resident)."""
+    info = tables[0]
+    bits = completeness_bits()
+    codes = np.arange(N_CODES)
+    got = (bits[codes // 32] >> (2 * (codes % 32)).astype(np.uint64)) & np.uint64(3)
+    np.testing.assert_array_equal(got, info & (COMPLETE_SETS | COMPLETE_EYES))
+    assert COMPLETE_SETS == 1 and COMPLETE_EYES == 2
+    assert bits[-1] >> np.uint64(2 * (N_CODES % 32)) == 0
+    # 1, 2, 3 (a sheung), 5, 5 (eyes): code 1 + 5 + 25 + 2 * 625 = 1281, complete with eyes only.
+    assert (bits[1281 // 32] >> np.uint64(2 * (1281 % 32))) & np.uint64(3) == 2
+    assert bits.nbytes < 512 * 1024 and bits.ctypes.data % (2 << 20) == 0
 
 
 def test_table_cache_is_keyed_on_the_generator_source(tmp_path, monkeypatch):

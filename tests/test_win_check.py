@@ -1,4 +1,4 @@
-"""The win check alone (:func:`fastscore.win_check`: :func:`fastscore.kernels.decompose.is_win_row` per hand)
+"""The win check alone (:func:`fastscore.win_check`: :func:`fastscore.kernels.decompose.is_win_row_bits` per hand)
 agrees with the scoring kernel's ``is_win`` (RULES.md section 3) on every shape, winning or not."""
 
 from __future__ import annotations

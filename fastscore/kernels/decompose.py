@@ -367,13 +367,6 @@ def without_win_code(k0, k1, k2, c0, c1, c2):
 
 
 @jit_inline
-def is_win_row(concealed, declared, win, i, suit_info, counts, win_shapes):
-    """True if hand ``i`` of a batch completes a shape of section 3 that wins: :func:`is_win_hand_row` with
-    the winning tile ``win[i]`` (``win`` (N,) int8)."""
-    return is_win_hand_row(concealed, declared, i, np.int64(win[i]), suit_info, counts, win_shapes)
-
-
-@jit_inline
 def is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes):
     """True if hand ``i`` completes a shape of section 3 that wins (``win_shapes``: bit s for shape s; the
     standard shape always) with the winning tile ``w`` (the 17 - 3 x (declared sets) concealed tiles):
@@ -407,6 +400,34 @@ def is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes):
         return False
     fill_counts(concealed, i, counts, w)
     return thirteen_orphans_split(counts, 0, 0)[0] >= 0
+
+
+@jit_inline
+def completeness(suit_bits, code):
+    """Bits 0-1 of ``suit_info[code]`` (complete as sets; complete with eyes), read from
+    :func:`fastscore.tables.completeness_bits` ``suit_bits``."""
+    return np.int64((suit_bits[code >> 5] >> np.uint64(2 * (code & 31))) & np.uint64(3))
+
+
+@jit_inline
+def is_win_row_bits(concealed, declared, i, w, suit_bits, suit_info, counts, win_shapes):
+    """:func:`is_win_hand_row`, the standard shape tested first from ``suit_bits``
+    (:func:`fastscore.tables.completeness_bits`, which stays in L2 cache): ``suit_info`` is read only
+    for a hand that is not a standard win and has no declared set (a special shape is still possible)."""
+    c0, c1, c2 = add_tile_codes(row_code(concealed, i, 0), row_code(concealed, i, 9), row_code(concealed, i, 18), w)
+    if standard_from_info(completeness(suit_bits, c0), completeness(suit_bits, c1), completeness(suit_bits, c2),
+                          *_ones_pairs_fours(honour_summary_row(concealed, i, w))):
+        return True
+    for k in range(MAX_DECLARED):
+        if declared[i, k, 0] != 0:
+            return False
+    return is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes)
+
+
+@jit_inline
+def _ones_pairs_fours(summary):
+    """Of :func:`honour_summary_row`: the kinds held once, twice, four times."""
+    return summary[0], summary[1], summary[3]
 
 
 @jit_inline

@@ -45,7 +45,7 @@ from .decompose import (
     add_tile_codes,
     fill_counts,
     honour_summary_row,
-    is_win_row,
+    is_win_row_bits,
     nico_pong,
     orphan_sheung,
     row_code,
@@ -557,10 +557,10 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
 score_kernel = jit_batch(_score_rows)
 
 
-def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes, is_win,
-                    codes):
+def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
+                    win_shapes, is_win, codes):
     """``is_win[i]``: hand ``i`` completes a shape of section 3 that wins
-    (:func:`fastscore.kernels.decompose.is_win_row`).
+    (:func:`fastscore.kernels.decompose.is_win_row_bits`).
 
     The win check alone, without scoring (LRC rules section 3).
 
@@ -572,6 +572,8 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
         through :func:`fastscore.kernels.checks.row_fault` first (a winning tile required).
     error : (N,) uint8
         Rows flagged already (skipped).
+    suit_bits : (ceil(5**9 / 32),) uint64
+        :func:`fastscore.tables.completeness_bits`.
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
     win_shapes : int
@@ -583,19 +585,21 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
     """
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes,
-                         is_win, codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK, min(n, (b + 1) * BLOCK))
+        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
+                         win_shapes, is_win, codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK,
+                         min(n, (b + 1) * BLOCK))
 
 
 @jit_block
-def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_info, win_shapes,
-                     is_win, codes, counts, lo, hi):
+def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
+                     win_shapes, is_win, codes, counts, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`; ``counts`` (34,) int64 scratch."""
     for i in range(lo, hi):
         code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code == 0:
-            is_win[i] = is_win_row(concealed, declared, win, i, suit_info, counts, win_shapes)
+            is_win[i] = is_win_row_bits(concealed, declared, i, np.int64(win[i]), suit_bits, suit_info, counts,
+                                        win_shapes)
 
 
 #: :func:`_win_check_rows`, serial for small batches and parallel for large ones.
