@@ -252,21 +252,21 @@ def _errors(result) -> list:
 
 
 def _hits(mask: np.ndarray):
-    """``(offsets, flat indices, columns)`` of the True entries of the ``(N, K)`` bool ``mask``, row by row:
-    row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets; one pass of numpy over the mask,
-    twice as quick as ``np.nonzero`` of a 2-d array)."""
-    n, width = mask.shape
-    flat = np.flatnonzero(mask.reshape(-1))
-    offsets = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(mask.sum(axis=1, dtype=np.int32), out=offsets[1:])
-    return offsets, flat, (flat % width).astype(np.int32)
+    """``(offsets, flat indices, columns)`` of the nonzero entries of the ``(N, K)`` array ``mask``, row by
+    row: row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets and columns; one compiled pass,
+    :func:`fastscore.kernels.layout.nonzero_by_row`)."""
+    from ..kernels.layout import nonzero_by_row
+
+    offsets = np.empty(mask.shape[0] + 1, dtype=np.int32)
+    flat, columns = nonzero_by_row(np.ascontiguousarray(mask), offsets)
+    return offsets, flat, columns
 
 
 def _row_hits(row_points: np.ndarray):
     """``(offsets, columns, points)`` of the rows that scored in ``row_points`` ``(N, R) int16``, row by row
     in column order (int32 offsets and column indices, int16 points; :func:`_hits`)."""
     points = np.ascontiguousarray(row_points)
-    offsets, flat, cols = _hits(points != 0)
+    offsets, flat, cols = _hits(points)
     return offsets, cols, points.reshape(-1)[flat]
 
 
@@ -520,6 +520,17 @@ def _arrow_schema(kind: str, with_input: bool, kept=None, rows: str = "dense", w
     return pa.schema(fields)
 
 
+def _by_row_id(row_points: np.ndarray) -> np.ndarray:
+    """``row_points`` (N, R) as (R, N): each row id's points contiguous, one column each
+    (:func:`fastscore.kernels.layout.transpose_rows`)."""
+    from ..kernels.layout import transpose_rows
+
+    points = np.ascontiguousarray(row_points)
+    out = np.empty(points.shape[::-1], dtype=points.dtype)
+    transpose_rows(points, out)
+    return out
+
+
 def _result_table(result, kind: str, schema, inputs=None):
     """The chunk as a pyarrow Table of ``schema`` (:func:`_arrow_schema`: which columns it holds)."""
     import pyarrow as pa
@@ -536,7 +547,7 @@ def _result_table(result, kind: str, schema, inputs=None):
         )
         dense = row_columns(result.row_ids)
         if dense and dense[0] in names:
-            points = np.ascontiguousarray(result.row_points.T)  # one copy: each row id's points contiguous
+            points = _by_row_id(result.row_points)
             columns.update((name, points[r]) for r, name in enumerate(dense))
         if "rows" in names:
             columns["rows"] = _rows_array(result.row_points, result.row_ids)

@@ -14,6 +14,7 @@ above; these take plain arrays and return codes.  Bottom up:
 - ``score``: every interpretation of a hand, scored; the scoring and win-check batch kernels.
 - ``waits``: the waits batch kernel: each completing tile, with both payouts (section 7).
 - ``single``: one hand through the batch kernels' code, from Python or the caller's numba code.
+- ``layout``: results laid out for the output columns (row points by row id; nonzero entries row by row).
 - ``parse``: the notation parser, reading hand records straight from Arrow buffers' bytes
   (:mod:`fastscore.arrow` hands them over).
 
