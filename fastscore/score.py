@@ -296,7 +296,7 @@ def win_check(batch: HandBatch, rules=None) -> np.ndarray:
     out = np.zeros(len(batch), dtype=np.bool_)
     codes = np.empty(len(batch), dtype=np.uint8)
     win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, completeness_bits(),
-                     kernel_tables()[0], table.win_shapes_bits, out, codes)
+                     table.win_shapes_bits, out, codes)
     return out
 
 

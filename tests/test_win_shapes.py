@@ -11,12 +11,14 @@ import functools
 import re
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
 import fastscore
 import reference
 from fastscore import HandBatch, RuleTableError, load_rules, nb, score, shanten, waits
+from fastscore.kernels.decompose import count_words, special_win
 from fastscore.kernels.shanten import NO_SHAPE
 from fastscore.profiles import PROFILES
 from fastscore.survey import survey
@@ -178,3 +180,85 @@ def test_survey_compares_tables_with_other_shapes(space):
         both = survey(**space, rules=main, compare=other, progress=False)
         assert_tally_equal(both.tally, survey(**space, rules=main, progress=False).tally)
         assert_tally_equal(both.compare, survey(**space, rules=other, progress=False).tally)
+
+
+@numba.njit
+def _special_wins(rows, wins, win_shapes, strided):
+    out = np.empty(rows.shape[0], dtype=np.bool_)
+    for i in range(rows.shape[0]):
+        out[i] = special_win(count_words(strided if strided.shape[0] else rows, i, wins[i]), win_shapes)
+    return out
+
+
+def _near_special_hands(n: int, seed: int) -> np.ndarray:
+    """``n`` 17-tile count vectors near the special shapes: each starts from a Nico Nico, 13 Orphans or
+    16 Orphans hand (a random one) and has 0-2 tiles moved to random kinds (at most 4 of a kind)."""
+    rng = np.random.default_rng(seed)
+    orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    rows = np.zeros((n, 34), dtype=np.int64)
+    for i in range(n):
+        c = rows[i]
+        shape = rng.integers(3)
+        if shape == 0:  # seven pairs and a pong
+            kinds = rng.choice(34, 8, replace=False)
+            c[kinds[:7]] += 2
+            c[kinds[7]] += 3
+            if rng.random() < 0.3:  # a kind four times (two pairs)
+                c[kinds[0]] = 4
+                c[kinds[1]] = 0
+        elif shape == 1:  # one of each orphan, an orphan for the eyes, a set
+            c[orphans] += 1
+            c[rng.choice(orphans)] += 1
+            t = int(rng.integers(27))
+            if rng.random() < 0.5 and t % 9 <= 6:
+                c[t:t + 3] += 1
+            else:
+                c[t] += 3
+        else:  # an orphan sheung per suit, the honours, eyes
+            for s in range(3):
+                a = int(rng.integers(3))
+                b = a + 3 + int(rng.integers(6 - a - 2)) if a + 3 <= 6 else a + 3
+                d = b + 3 + int(rng.integers(max(1, 9 - b - 3)))
+                c[[9 * s + a, 9 * s + min(b, 5), 9 * s + min(d, 8)]] += 1
+            c[27:] += 1
+            c[rng.choice(np.flatnonzero(c))] += 1
+        for _ in range(int(rng.integers(3))):
+            src = rng.choice(np.flatnonzero(c))
+            dst = int(rng.integers(34))
+            if c[dst] < 4:
+                c[src] -= 1
+                c[dst] += 1
+    return rows
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_special_win_matches_the_reference_shapes(layout):
+    """4,000 hands near Nico Nico, 13 and 16 Orphans (from the shapes, 0-2 tiles moved), every winning tile
+    they hold, each shape alone and all three: the win check's table-free special test
+    (:func:`fastscore.kernels.decompose.special_win`, section 3) agrees with the reference's shapes."""
+    hands = _near_special_hands(4_000, seed=21)
+    hands = hands[(hands <= 4).all(axis=1) & (hands.sum(axis=1) == 17)]
+    rows, wins, want = [], [], {s: [] for s in (1, 2, 3, 14)}
+    names = {1: ("nico_nico",), 2: ("thirteen_orphans",), 3: ("sixteen_orphans",),
+             14: ("nico_nico", "thirteen_orphans", "sixteen_orphans")}
+    for c in hands:
+        for w in np.flatnonzero(c):
+            row = c.copy()
+            row[w] -= 1
+            rows.append(row)
+            wins.append(w)
+            for s, shapes in names.items():
+                want[s].append(reference.has_any_shape(c.tolist(), [], shapes=shapes))
+    rows = np.array(rows, dtype=np.uint8)
+    wins = np.array(wins, dtype=np.int64)
+    strided = np.empty((0, 34), dtype=np.uint8)
+    if layout == "strided":
+        wide = np.zeros((len(rows), 68), dtype=np.uint8)
+        wide[:, ::2] = rows
+        strided = wide[:, ::2]
+    assert sum(want[14]) > len(rows) // 4 and len(rows) - sum(want[14]) > len(rows) // 4  # both answers common
+    for s in names:
+        # win_shapes bit 0 is the standard shape (always on); 1 << shape for each special shape.
+        bits = 1 | (s if s == 14 else 1 << s)
+        got = _special_wins(rows, wins, bits, strided)
+        np.testing.assert_array_equal(got, np.array(want[s]), err_msg=str(names[s]))

@@ -23,7 +23,7 @@ from ..tables import (
     POW5,
     THREES_SHIFT,
 )
-from .bits import LITTLE_ENDIAN, ctpop64, cttz64, gather_highs, load_u64
+from .bits import BYTE_HIGHS, BYTE_ONES, LITTLE_ENDIAN, ctpop64, cttz64, gather_highs, load_u64
 
 
 class Shape(IntEnum):
@@ -367,39 +367,15 @@ def without_win_code(k0, k1, k2, c0, c1, c2):
 
 
 @jit_inline
-def is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes):
+def is_win_hand_row(concealed, declared, i, w, suit_info, win_shapes):
     """True if hand ``i`` completes a shape of section 3 that wins (``win_shapes``: bit s for shape s; the
     standard shape always) with the winning tile ``w`` (the 17 - 3 x (declared sets) concealed tiles):
     ``concealed`` (N, 34) uint8, ``declared`` (N, 5, 2) int8, all checked
-    (:func:`fastscore.kernels.checks.row_fault`).
-
-    The standard shape is tested from the suit codes and honour counts of the
-    input row itself; the 34 counts are copied into ``counts`` ((34,) int64
-    scratch) only for the special shapes, when the table hints allow one.
-    """
+    (:func:`fastscore.kernels.checks.row_fault`); ``suit_info``: :func:`fastscore.tables.kernel_tables`'
+    first table.  :func:`is_win_from_completeness` on the suits' entries."""
     c0, c1, c2 = add_tile_codes(row_code(concealed, i, 0), row_code(concealed, i, 9), row_code(concealed, i, 18), w)
-    i0 = np.int64(suit_info[c0])
-    i1 = np.int64(suit_info[c1])
-    i2 = np.int64(suit_info[c2])
-    h_ones, h_pairs, h_threes, h_fours, h_kinds = honour_summary_row(concealed, i, w)[:5]
-    if standard_from_info(i0, i1, i2, h_ones, h_pairs, h_fours):
-        return True
-    for k in range(MAX_DECLARED):
-        if declared[i, k, 0] != 0:
-            return False
-    nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
-    nico = nico and shape_wins(win_shapes, Shape.NICO_NICO)
-    thirteen = thirteen and shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS)
-    sixteen = sixteen and shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS)
-    # Nico Nico's necessary condition is also sufficient (17 tiles, none once, one kind three times), and
-    # so is 16 Orphans' when no honour is held three or four times: 16 kinds, none more than twice, in
-    # 17 tiles make exactly one pair, the eyes.
-    if nico or (sixteen and h_threes == 0 and h_fours == 0):
-        return True
-    if not thirteen:
-        return False
-    fill_counts(concealed, i, counts, w)
-    return thirteen_orphans_split(counts, 0, 0)[0] >= 0
+    return is_win_from_completeness(concealed, declared, i, w, np.int64(suit_info[c0]) & 3,
+                                    np.int64(suit_info[c1]) & 3, np.int64(suit_info[c2]) & 3, win_shapes)
 
 
 @jit_inline
@@ -410,24 +386,140 @@ def completeness(suit_bits, code):
 
 
 @jit_inline
-def is_win_row_bits(concealed, declared, i, w, suit_bits, suit_info, counts, win_shapes):
-    """:func:`is_win_hand_row`, the standard shape tested first from ``suit_bits``
-    (:func:`fastscore.tables.completeness_bits`, which stays in L2 cache): ``suit_info`` is read only
-    for a hand that is not a standard win and has no declared set (a special shape is still possible)."""
+def is_win_row_bits(concealed, declared, i, w, suit_bits, win_shapes):
+    """:func:`is_win_hand_row` reading the completeness bits from ``suit_bits``
+    (:func:`fastscore.tables.completeness_bits`, 488 KB, which stays in L2 cache) rather than from
+    ``suit_info`` (7.8 MB): the batch win check."""
     c0, c1, c2 = add_tile_codes(row_code(concealed, i, 0), row_code(concealed, i, 9), row_code(concealed, i, 18), w)
-    if standard_from_info(completeness(suit_bits, c0), completeness(suit_bits, c1), completeness(suit_bits, c2),
-                          *_ones_pairs_fours(honour_summary_row(concealed, i, w))):
+    return is_win_from_completeness(concealed, declared, i, w, completeness(suit_bits, c0),
+                                    completeness(suit_bits, c1), completeness(suit_bits, c2), win_shapes)
+
+
+@jit_inline
+def is_win_from_completeness(concealed, declared, i, w, k0, k1, k2, win_shapes):
+    """The win test of :func:`is_win_hand_row`, given ``k0``-``k2``, the completeness bits (bit 0: complete
+    as sets, bit 1: with eyes) of the three number suits of the 17 tiles.
+
+    The standard shape from those bits and the honours' counts; the special
+    shapes (no declared set) from the counts, eight kinds at a time
+    (:func:`special_win`), without a table.
+    """
+    h_ones, h_pairs, _, h_fours = honour_summary_row(concealed, i, w)[:4]
+    if standard_from_info(k0, k1, k2, h_ones, h_pairs, h_fours):
         return True
     for k in range(MAX_DECLARED):
         if declared[i, k, 0] != 0:
             return False
-    return is_win_hand_row(concealed, declared, i, w, suit_info, counts, win_shapes)
+    return special_win(count_words(concealed, i, w), win_shapes)
+
+
+#: Bit t for each kind t of the 13 Orphans (the terminals and honours), and for each kind where a
+#: sheung can start (1-7 of a number suit), in the 34-bit masks of :func:`special_win`.
+ORPHAN_BITS = sum(1 << int(t) for t in ORPHANS)
+SHEUNG_START_BITS = sum(1 << t for t in range(27) if t % 9 <= 6)
+_HONOUR_BITS = ((1 << 7) - 1) << 27
 
 
 @jit_inline
-def _ones_pairs_fours(summary):
-    """Of :func:`honour_summary_row`: the kinds held once, twice, four times."""
-    return summary[0], summary[1], summary[3]
+def special_win(words, win_shapes):
+    """Whether 17 concealed tiles, no declared set, make Nico Nico, 13 Orphans or 16 Orphans (section 3) that
+    win under ``win_shapes``; ``words``: their counts, :func:`count_words`.
+
+    From 34-bit masks of the kinds held once, twice, three and four times, each
+    worked out only when needed:
+
+    - Nico Nico: no kind once, exactly one three times (a kind held four times is two pairs).
+    - 13 Orphans: every orphan held; with one of each set aside, the four tiles left are an orphan
+      (the eyes' second tile) and a pong or a sheung.
+    - 16 Orphans: every honour held; no kind three or four times and one twice (the eyes);
+      each number suit exactly three kinds, pairwise three or more apart.
+    """
+    ones = _mask_equal(words, 1)
+    threes = _mask_equal(words, 3)
+    if shape_wins(win_shapes, Shape.NICO_NICO) and ones == 0 and ctpop64(threes) == 1:
+        return True
+    held = ~_mask_equal(words, 0) & ((np.int64(1) << N_KINDS) - 1)
+    if (held & _HONOUR_BITS) != _HONOUR_BITS:  # both Orphans shapes hold every honour
+        return False
+    twos = _mask_equal(words, 2)
+    fours = _mask_equal(words, 4)
+    if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) and threes == 0 and fours == 0 and ctpop64(twos) == 1 \
+            and _orphan_sheung_bits(held & 511) and _orphan_sheung_bits((held >> 9) & 511) \
+            and _orphan_sheung_bits((held >> 18) & 511):
+        return True
+    if not shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) or (held & ORPHAN_BITS) != ORPHAN_BITS:
+        return False
+    # The four tiles left once one of each orphan is set aside: each orphan's count drops by one.
+    left1 = (ones & ~ORPHAN_BITS) | (twos & ORPHAN_BITS)
+    left2 = (twos & ~ORPHAN_BITS) | (threes & ORPHAN_BITS)
+    left3 = (threes & ~ORPHAN_BITS) | (fours & ORPHAN_BITS)
+    if left3 != 0:  # a pong and one more tile, which must be an orphan (the eyes)
+        return (left1 & ORPHAN_BITS) != 0
+    if left2 != 0:  # a sheung holding the eyes' orphan: that kind twice, two more once, three in a row
+        return ctpop64(left2) == 1 and (left2 & ORPHAN_BITS) != 0 and _is_sheung_bits(left1 | left2)
+    # Four kinds once: an orphan for the eyes and a sheung of the other three.
+    candidates = left1 & ORPHAN_BITS
+    while candidates:
+        e = candidates & -candidates
+        if _is_sheung_bits(left1 & ~e):
+            return True
+        candidates &= candidates - 1
+    return False
+
+
+@jit_inline
+def _is_sheung_bits(bits):
+    """``bits`` (a 34-bit mask) is three kinds in a row that make a sheung (starting on 1-7 of a suit)."""
+    t = cttz64(np.int64(bits)) & 63
+    return bits != 0 and (bits >> t) == 7 and ((SHEUNG_START_BITS >> t) & 1) != 0
+
+
+@jit_inline
+def _orphan_sheung_bits(bits):
+    """The 9-bit mask of a number suit's kinds held is an orphan sheung: three kinds, pairwise three or
+    more apart."""
+    return ctpop64(np.int64(bits)) == 3 and (bits & (bits >> 1)) == 0 and (bits & (bits >> 2)) == 0
+
+
+@jit_inline
+def count_words(concealed, i, w):
+    """Row ``i`` of ``concealed`` (N, 34) uint8 with tile ``w`` added (-1: none), as five uint64 words:
+    the count of kind ``8j + b`` in byte b of word j (the last word holds kinds 32 and 33)."""
+    q = w >> 3
+    one = np.uint64(1) << np.uint64(8 * (w & 7))
+    zero = np.uint64(0)
+    if concealed.strides[1] != 1 or not LITTLE_ENDIAN:  # a strided view: tile by tile
+        w0 = w1 = w2 = w3 = w4 = zero
+        for b in range(8):
+            shift = np.uint64(8 * b)
+            w0 |= np.uint64(concealed[i, b]) << shift
+            w1 |= np.uint64(concealed[i, 8 + b]) << shift
+            w2 |= np.uint64(concealed[i, 16 + b]) << shift
+            w3 |= np.uint64(concealed[i, 24 + b]) << shift
+    else:
+        w0 = load_u64(concealed, i, 0)
+        w1 = load_u64(concealed, i, 8)
+        w2 = load_u64(concealed, i, 16)
+        w3 = load_u64(concealed, i, 24)
+    w4 = np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << np.uint64(8))
+    return (w0 + (one if q == 0 else zero), w1 + (one if q == 1 else zero), w2 + (one if q == 2 else zero),
+            w3 + (one if q == 3 else zero), w4 + (one if q == 4 else zero))
+
+
+@jit_inline
+def _mask_equal(words, v):
+    """The 34-bit int64 mask of the counts in ``words`` (:func:`count_words`) equal to ``v``."""
+    w0, w1, w2, w3, w4 = words
+    return (gather_highs(_bytes_equal8(w0, v)) | (gather_highs(_bytes_equal8(w1, v)) << 8)
+            | (gather_highs(_bytes_equal8(w2, v)) << 16) | (gather_highs(_bytes_equal8(w3, v)) << 24)
+            | ((gather_highs(_bytes_equal8(w4, v)) & 3) << 32))
+
+
+@jit_inline
+def _bytes_equal8(h, v):
+    """Bit 7 of each byte of ``h`` (each below 128) set where the byte equals ``v`` (below 128)."""
+    x = h ^ (np.uint64(v) * BYTE_ONES)
+    return ~(x + np.uint64(0x7F) * BYTE_ONES) & BYTE_HIGHS
 
 
 @jit_inline

@@ -557,8 +557,8 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
 score_kernel = jit_batch(_score_rows)
 
 
-def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
-                    win_shapes, is_win, codes):
+def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, win_shapes,
+                    is_win, codes):
     """``is_win[i]``: hand ``i`` completes a shape of section 3 that wins
     (:func:`fastscore.kernels.decompose.is_win_row_bits`).
 
@@ -574,8 +574,6 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
         Rows flagged already (skipped).
     suit_bits : (ceil(5**9 / 32),) uint64
         :func:`fastscore.tables.completeness_bits`.
-    suit_info : (5**9,) uint32
-        :func:`fastscore.tables.kernel_tables`' first table.
     win_shapes : int
         The shapes that win, bit s for shape s (:attr:`fastscore.rules.RuleTable.win_shapes_bits`).
     is_win : (N,) bool
@@ -585,21 +583,19 @@ def _win_check_rows(concealed, declared, win, seat, round_wind, streak, closing,
     """
     n = concealed.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
-        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
-                         win_shapes, is_win, codes, np.zeros(N_KINDS, dtype=np.int64), b * BLOCK,
-                         min(n, (b + 1) * BLOCK))
+        _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, win_shapes,
+                         is_win, codes, b * BLOCK, min(n, (b + 1) * BLOCK))
 
 
 @jit_block
-def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, suit_info,
-                     win_shapes, is_win, codes, counts, lo, hi):
-    """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`; ``counts`` (34,) int64 scratch."""
+def _win_check_block(concealed, declared, win, seat, round_wind, streak, closing, error, suit_bits, win_shapes,
+                     is_win, codes, lo, hi):
+    """Rows ``lo`` to ``hi`` of :func:`_win_check_rows`."""
     for i in range(lo, hi):
         code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, True, i)
         codes[i] = code
         if code == 0:
-            is_win[i] = is_win_row_bits(concealed, declared, i, np.int64(win[i]), suit_bits, suit_info, counts,
-                                        win_shapes)
+            is_win[i] = is_win_row_bits(concealed, declared, i, np.int64(win[i]), suit_bits, win_shapes)
 
 
 #: :func:`_win_check_rows`, serial for small batches and parallel for large ones.

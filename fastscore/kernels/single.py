@@ -93,7 +93,7 @@ def win_check_hand(concealed, declared, win, suit_info, scratch, win_shapes=ALL_
     code = hand_fault(rows, sets, 0, win, 0, 0, 0, False, True)
     if code != 0:
         return np.int64(code), False
-    return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, scratch[0], win_shapes)
+    return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, win_shapes)
 
 
 @jit
