@@ -19,7 +19,8 @@ def warmup(rules=None) -> float:
     compiling.  Covers the batch kernels, serial (small batches) and parallel
     (large ones): scoring, the win check, waits, the row check; the one-hand
     calls (:func:`fastscore.score`, :func:`fastscore.waits`, :func:`fastscore.shanten`) and
-    :mod:`fastscore.nb`; shanten and discard analysis; the samplers; the survey's kernels.
+    :mod:`fastscore.nb`; shanten and discard analysis; the samplers; the survey's kernels; the layouts of
+    the output columns (:mod:`fastscore.kernels.layout`).
 
     Parameters
     ----------
@@ -34,6 +35,7 @@ def warmup(rules=None) -> float:
     from . import nb
     from .checks import check_batch
     from .efficiency import discard_analysis, shanten, shanten_batch
+    from .io.schemas import result_table
     from .sample import sample_ready, sample_winning
     from .score import score, score_batch, win_check
     from .survey import plan_survey
@@ -46,14 +48,17 @@ def warmup(rules=None) -> float:
     sample_winning(PARALLEL_MIN_ROWS, seed=0)  # the sampler's parallel build (one hand runs the serial one)
     many = np.zeros(PARALLEL_MIN_ROWS, dtype=np.intp)  # big enough for the parallel builds
     for batch in (wins, wins.take(many)):
-        score_batch(batch, table)
+        scored = score_batch(batch, table)
         win_check(batch)
         check_batch(batch.take(slice(None)), require_win=True)
     for batch in (ready, ready.take(many)):
-        waits_batch(batch, table)
+        waited = waits_batch(batch, table)
         shanten_batch(batch)
     for batch in (wins, wins.take(many)):
         discard_analysis(batch, rules=table)
+    for rows in ("dense", "sparse"):  # the row points' layouts (int16), and the waits' (bool)
+        result_table(scored, rows=rows)
+    result_table(waited, "waits")
     shanten("11m99m77p11s9s EE RR 333p", "9s")
     score("11m99m77p11s9s EE RR 333p", "9s", self_drawn=True, seat="S", rules=table)
     waits("123m456p 11z 56s [777m] [999s]", seat="S", rules=table)
