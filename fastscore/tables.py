@@ -309,8 +309,9 @@ def completeness_bits() -> np.ndarray:
     a code, 32 codes to a word: code ``c`` at bits ``2 * (c % 32)`` of word ``c // 32``.
 
     At 488 KB it stays in a core's L2 cache, where ``suit_info`` (7.8 MB) does
-    not: the win check reads it first (PERF.md, "The design that gets there", 2).
-    Made from :func:`kernel_tables` once per process.
+    not: the batch win check reads it instead of ``suit_info``
+    (:func:`fastscore.kernels.decompose.is_win_row_bits`; PERF.md, "The design
+    that gets there", 2).  Made from :func:`kernel_tables` once per process.
 
     Returns
     -------

@@ -76,7 +76,8 @@ def win_check_hand(concealed, declared, win, suit_info, scratch, win_shapes=ALL_
     suit_info : (5**9,) uint32
         :func:`fastscore.tables.kernel_tables`' first table.
     scratch : tuple
-        :func:`fastscore.kernels.score.make_scratch`'s, reused from call to call.
+        :func:`fastscore.kernels.score.make_scratch`'s, as for the other calls (the win check no longer
+        uses it: the special shapes are tested from the counts, :func:`fastscore.kernels.decompose.special_win`).
     win_shapes : int, optional
         The shapes that win, bit s for shape s: a rule table's
         :attr:`fastscore.rules.RuleTable.win_shapes_bits` (default 15, every shape, as the LRC table).
