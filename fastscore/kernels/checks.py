@@ -85,8 +85,14 @@ def concealed_words(concealed, i):
     if LITTLE_ENDIAN:  # rows are C-contiguous (fastscore.checks.kernel_columns): eight counts a load
         return (load_u64(concealed, i, 0), load_u64(concealed, i, 8), load_u64(concealed, i, 16),
                 load_u64(concealed, i, 24), np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << _BYTE))
-    w0 = w1 = w2 = w3 = w4 = _ZERO
-    for t in range(8):  # byte by byte
+    return words_tile_by_tile(concealed, i)
+
+
+@jit_inline
+def words_tile_by_tile(concealed, i):
+    """:func:`concealed_words` read one count at a time: for any byte order and any strides."""
+    w0 = w1 = w2 = w3 = _ZERO
+    for t in range(8):
         shift = np.uint64(8 * t)
         w0 |= np.uint64(concealed[i, t]) << shift
         w1 |= np.uint64(concealed[i, 8 + t]) << shift

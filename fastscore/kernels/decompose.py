@@ -24,6 +24,7 @@ from ..tables import (
     THREES_SHIFT,
 )
 from .bits import BYTE_HIGHS, BYTE_ONES, LITTLE_ENDIAN, ctpop64, cttz64, gather_highs, load_u64
+from .checks import concealed_words, words_tile_by_tile
 
 
 class Shape(IntEnum):
@@ -77,16 +78,15 @@ def honour_summary(counts):
     return _honour_summary_tiles(np.ascontiguousarray(counts).reshape((1, N_KINDS)), 0, -1)
 
 
-#: One in each of the seven low bytes of a word, and the high bit of each (:func:`honour_summary_row`).
-_BYTES7 = np.uint64(0x0001010101010101)
+#: The high bit of each of the seven low bytes of a word (:func:`honour_summary_row`).
 _HIGH7 = np.uint64(0x0080808080808080)
 
 
 @jit_inline
 def _bytes_equal(h, v):
-    """Bit 7 of each of the seven low bytes of ``h`` (each below 128) set where the byte equals ``v``."""
-    x = h ^ (np.uint64(v) * _BYTES7)
-    return ~(x + np.uint64(0x7F) * _BYTES7) & _HIGH7
+    """Bit 7 of each of the seven low bytes of ``h`` (each below 128) set where the byte equals ``v``
+    (:func:`_bytes_equal8`, the top byte left out)."""
+    return _bytes_equal8(h, v) & _HIGH7
 
 
 @jit_inline
@@ -483,25 +483,16 @@ def _orphan_sheung_bits(bits):
 
 @jit_inline
 def count_words(concealed, i, w):
-    """Row ``i`` of ``concealed`` (N, 34) uint8 with tile ``w`` added (-1: none), as five uint64 words:
-    the count of kind ``8j + b`` in byte b of word j (the last word holds kinds 32 and 33)."""
+    """Row ``i`` of ``concealed`` (N, 34) uint8 with tile ``w`` added (-1: none), as the five uint64 words of
+    :func:`fastscore.kernels.checks.concealed_words` (the count of kind ``8j + b`` in byte b of word j),
+    for any strides (a row whose bytes are not contiguous is read tile by tile)."""
+    if concealed.strides[1] == 1:
+        w0, w1, w2, w3, w4 = concealed_words(concealed, i)
+    else:
+        w0, w1, w2, w3, w4 = words_tile_by_tile(concealed, i)
     q = w >> 3
     one = np.uint64(1) << np.uint64(8 * (w & 7))
     zero = np.uint64(0)
-    if concealed.strides[1] != 1 or not LITTLE_ENDIAN:  # a strided view: tile by tile
-        w0 = w1 = w2 = w3 = w4 = zero
-        for b in range(8):
-            shift = np.uint64(8 * b)
-            w0 |= np.uint64(concealed[i, b]) << shift
-            w1 |= np.uint64(concealed[i, 8 + b]) << shift
-            w2 |= np.uint64(concealed[i, 16 + b]) << shift
-            w3 |= np.uint64(concealed[i, 24 + b]) << shift
-    else:
-        w0 = load_u64(concealed, i, 0)
-        w1 = load_u64(concealed, i, 8)
-        w2 = load_u64(concealed, i, 16)
-        w3 = load_u64(concealed, i, 24)
-    w4 = np.uint64(concealed[i, 32]) | (np.uint64(concealed[i, 33]) << np.uint64(8))
     return (w0 + (one if q == 0 else zero), w1 + (one if q == 1 else zero), w2 + (one if q == 2 else zero),
             w3 + (one if q == 3 else zero), w4 + (one if q == 4 else zero))
 
