@@ -253,7 +253,7 @@ def _errors(result) -> list:
 
 def _hits(mask: np.ndarray):
     """``(offsets, flat indices, columns)`` of the nonzero entries of the ``(N, K)`` array ``mask``, row by
-    row: row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets and columns; one compiled pass,
+    row: row ``i``'s are ``[offsets[i], offsets[i + 1])`` (int32 offsets and columns; compiled,
     :func:`fastscore.kernels.layout.nonzero_by_row`)."""
     from ..kernels.layout import nonzero_by_row
 
