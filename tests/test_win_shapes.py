@@ -190,6 +190,10 @@ def _special_wins(rows, wins, win_shapes, strided):
     return out
 
 
+#: The ten orphan sheungs of a suit (16 Orphans): three numbers, pairwise three or more apart (0-based).
+_ORPHAN_SHEUNGS = [(a, b, c) for a in range(9) for b in range(a + 3, 9) for c in range(b + 3, 9)]
+
+
 def _near_special_hands(n: int, seed: int) -> np.ndarray:
     """``n`` 17-tile count vectors near the special shapes: each starts from a Nico Nico, 13 Orphans or
     16 Orphans hand (a random one) and has 0-2 tiles moved to random kinds (at most 4 of a kind)."""
@@ -216,10 +220,7 @@ def _near_special_hands(n: int, seed: int) -> np.ndarray:
                 c[t] += 3
         else:  # an orphan sheung per suit, the honours, eyes
             for s in range(3):
-                a = int(rng.integers(3))
-                b = a + 3 + int(rng.integers(6 - a - 2)) if a + 3 <= 6 else a + 3
-                d = b + 3 + int(rng.integers(max(1, 9 - b - 3)))
-                c[[9 * s + a, 9 * s + min(b, 5), 9 * s + min(d, 8)]] += 1
+                c[9 * s + np.array(_ORPHAN_SHEUNGS[rng.integers(len(_ORPHAN_SHEUNGS))])] += 1
             c[27:] += 1
             c[rng.choice(np.flatnonzero(c))] += 1
         for _ in range(int(rng.integers(3))):

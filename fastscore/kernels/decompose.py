@@ -16,6 +16,7 @@ import numpy as np
 from .._jit import jit, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from ..tables import (
+    CODES_PER_WORD,
     HAS_NINE,
     HAS_ONE,
     ONES_SHIFT,
@@ -378,11 +379,15 @@ def is_win_hand_row(concealed, declared, i, w, suit_info, win_shapes):
                                     np.int64(suit_info[c1]) & 3, np.int64(suit_info[c2]) & 3, win_shapes)
 
 
+#: ``code >> _WORD_SHIFT`` is code's word of :func:`fastscore.tables.completeness_bits` (a power of two codes).
+_WORD_SHIFT = CODES_PER_WORD.bit_length() - 1
+
+
 @jit_inline
 def completeness(suit_bits, code):
     """Bits 0-1 of ``suit_info[code]`` (complete as sets; complete with eyes), read from
     :func:`fastscore.tables.completeness_bits` ``suit_bits``."""
-    return np.int64((suit_bits[code >> 5] >> np.uint64(2 * (code & 31))) & np.uint64(3))
+    return np.int64((suit_bits[code >> _WORD_SHIFT] >> np.uint64(2 * (code & (CODES_PER_WORD - 1)))) & np.uint64(3))
 
 
 @jit_inline
