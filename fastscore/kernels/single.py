@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit, jit_inline
+from .._jit import jit, jit_block, jit_inline
 from ..tiles import MAX_DECLARED, N_KINDS
 from .checks import FLAGGED, hand_fault
 from .decompose import ALL_WIN_SHAPES, is_win_hand_row
@@ -60,7 +60,7 @@ def _context_fits(win, seat, round_wind, flowers, streak):
         & (-(1 << 31) <= streak < (1 << 31))
 
 
-@jit
+@jit_block
 def win_check_hand(concealed, declared, win, suit_info, scratch, win_shapes=ALL_WIN_SHAPES):
     """Whether one hand with its winning tile completes a shape of section 3 that wins (LRC rules section 3):
     the win check alone, the row check included (seat, round and streak taken as valid).
@@ -97,7 +97,7 @@ def win_check_hand(concealed, declared, win, suit_info, scratch, win_shapes=ALL_
     return np.int64(0), is_win_hand_row(rows, sets, 0, np.int64(win), suit_info, win_shapes)
 
 
-@jit
+@jit_block
 def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, rules,
                suit_entries, dec_words, row_points, scratch, events=0):
     """Score one hand (LRC rules sections 2 to 6), the row check included.
@@ -138,11 +138,12 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     """
     if row_points.shape[0] < rules[RP_N_COLUMNS]:  # the kernel writes each row at its column, unchecked
         raise ValueError("score_hand: row_points is shorter than the rule table's rows in force (nb.N_ROWS fits all)")
-    row_points[:] = 0
+    for r in range(row_points.shape[0]):
+        row_points[r] = 0
     code = np.int64(FLAGGED)
+    rows = concealed.reshape(1, N_KINDS)
+    sets = declared.reshape(1, MAX_DECLARED, 2)
     if _context_fits(win, seat, round_wind, flowers, streak):
-        rows = concealed.reshape(1, N_KINDS)
-        sets = declared.reshape(1, MAX_DECLARED, 2)
         code = np.int64(hand_fault(rows, sets, 0, win, seat, round_wind, streak, closing, True))
     if code != 0:
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
