@@ -468,10 +468,12 @@ def write_row_points(scoring, units, rules, out, i):
 
 @jit
 def make_scratch():
-    """Per-thread scratch: counts (34,) int64 and info (MAX_INTERPRETATIONS, N_INFO) int64."""
+    """Per-thread scratch: counts (34,) int64, info (MAX_INTERPRETATIONS, N_INFO) int64, and 16 bytes
+    (2,) int64 that :func:`fastscore.kernels.single.waits_hand` views as the columns of a batch of one."""
     return (
         np.zeros(N_KINDS, dtype=np.int64),
         np.zeros((MAX_INTERPRETATIONS, N_INFO), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
     )
 
 
@@ -497,7 +499,7 @@ def _score_rows(concealed, declared, win, self_drawn, seat, round_wind, flowers,
     n = concealed.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        counts, info = make_scratch()
+        counts, info, _ = make_scratch()
         _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, error,
                      rules, suit_entries, dec_words, payout, total, points, legal, is_win, chicken, shape,
                      row_points, codes, counts, info, b * BLOCK, min(n, (b + 1) * BLOCK))
@@ -616,7 +618,7 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
     """All interpretations of one hand: (n, info (K, N_INFO), row points (K, R)); ``rules``:
     :attr:`fastscore.rules.RuleTable.packed`."""
     _, suit_entries, dec_words = tables
-    counts, info = make_scratch()
+    counts, info, _ = make_scratch()
     n = interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak, closing, events, -1,
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, rules[RP_N_COLUMNS]), dtype=np.int64)

@@ -147,7 +147,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
         code = np.int64(hand_fault(rows, sets, 0, win, seat, round_wind, streak, closing, True))
     if code != 0:
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
-    counts, info = scratch
+    counts, info, _ = scratch
     # The path of every row of the scoring kernel (fastscore.kernels.score._score_block), in the build
     # that the waits of one hand also call.
     m = interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, events, -1, rules,
@@ -161,7 +161,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
             info[j, INFO_TOTAL], info[j, INFO_LEGAL] != 0, info[j, INFO_PAYOUT])
 
 
-@jit
+@jit_block
 def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, rules, suit_info, suit_entries,
                dec_words, mask, payout_discard, payout_self_draw, scratch, events=0):
     """The waits of one 16-tile hand and what each pays (LRC rules section 7, 9.10), the row check included.
@@ -184,22 +184,37 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
         ``code`` 0 for a valid hand, else nonzero (nothing written but zeros); ``n_waits`` the
         number of waiting kinds.
     """
-    mask[:] = False
-    payout_discard[:] = 0
-    payout_self_draw[:] = 0
+    for t in range(N_KINDS):
+        mask[t] = False
+        payout_discard[t] = 0
+        payout_self_draw[t] = 0
     if not _context_fits(-1, seat, round_wind, flowers, streak):
         return np.int64(FLAGGED), np.int64(0)
-    n_waits = np.zeros(1, dtype=np.int16)
-    codes = np.empty(1, dtype=np.uint8)
-    # A batch of one, in the batch columns' dtypes and with int64 bounds (not the literals 0 and 1, which
-    # numba would type apart): the waits kernel's block, in the build that calls the shared scoring path.
-    _waits_block_called(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2),
-                        np.full(1, -1, dtype=np.int8), np.full(1, seat, dtype=np.uint8),
-                        np.full(1, round_wind, dtype=np.uint8), np.full(1, flowers, dtype=np.uint8),
-                        np.full(1, streak, dtype=np.int32), np.full(1, closing, dtype=np.bool_),
-                        np.full(1, events, dtype=np.uint8), np.zeros(1, dtype=np.uint8), rules, suit_info,
-                        suit_entries, dec_words, mask.reshape(1, N_KINDS), payout_discard.reshape(1, N_KINDS),
-                        payout_self_draw.reshape(1, N_KINDS), n_waits, codes, scratch, np.int64(0), np.int64(1))
+    # A batch of one, in the batch columns' dtypes, as views of the scratch's 16 bytes (no allocation, and
+    # no reference counting: measured in a caller's @njit loop, those cost more than the waits).
+    columns = scratch[2].view(np.uint8)
+    win_column = columns[0:1].view(np.int8)
+    win_column[0] = -1
+    seat_column, round_column, flowers_column = columns[1:2], columns[2:3], columns[3:4]
+    seat_column[0] = seat
+    round_column[0] = round_wind
+    flowers_column[0] = flowers
+    events_column, error_column, codes = columns[4:5], columns[5:6], columns[6:7]
+    events_column[0] = events
+    error_column[0] = 0
+    closing_column = columns[7:8].view(np.bool_)
+    closing_column[0] = closing
+    streak_column = columns[8:12].view(np.int32)
+    streak_column[0] = streak
+    n_waits = columns[12:14].view(np.int16)
+    n_waits[0] = 0
+    # The waits kernel's block with int64 bounds (not the literals 0 and 1, which numba would type apart),
+    # in the build that calls the shared scoring path.
+    _waits_block_called(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), win_column,
+                        seat_column, round_column, flowers_column, streak_column, closing_column, events_column,
+                        error_column, rules, suit_info, suit_entries, dec_words, mask.reshape(1, N_KINDS),
+                        payout_discard.reshape(1, N_KINDS), payout_self_draw.reshape(1, N_KINDS), n_waits, codes,
+                        scratch, np.int64(0), np.int64(1))
     return np.int64(codes[0]), np.int64(n_waits[0])
 
 

@@ -97,7 +97,7 @@ def _stripe_scratch():
     each interpretation for each distinct pattern met in a hand (at most one per kind; columns 2 and 3 those
     of the compared table where its shapes that win differ, which changes single waits), and the results
     of each pattern under each table (:func:`_best`)."""
-    counts, info = make_scratch()
+    counts, info, _ = make_scratch()
     return (counts, info, np.zeros((MAX_INTERPRETATIONS, N_FIELDS), dtype=np.int64),
             np.zeros((1, N_KINDS), dtype=np.uint8), np.zeros((1, MAX_DECLARED, 2), dtype=np.int8),
             np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 4), dtype=np.int64),

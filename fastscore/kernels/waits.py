@@ -57,7 +57,7 @@ def _waits_block(concealed, declared, win, seat, round_wind, flowers, streak, cl
                  suit_entries, dec_words, mask, payout_discard, payout_self_draw, n_waits, codes, scratch, lo, hi):
     """Rows ``lo`` to ``hi`` of :func:`_waits_rows`, a compiled function without reference counting
     (:func:`fastscore._jit.jit_block`) called once per block; ``scratch`` is :func:`make_scratch`'s."""
-    counts, info = scratch
+    counts, info, _ = scratch
     for i in range(lo, hi):
         # A given winning tile counts among the copies held; none is required.
         code = row_check_code(error, concealed, declared, win, seat, round_wind, streak, closing, False, i)

@@ -1,0 +1,80 @@
+"""``fastscore.nb`` one hand at a time inside a caller's ``@numba.njit`` loop, ns a hand, beside
+the batch kernels (1 thread) on the same hands: ``PYTHONPATH=CHECKOUT python scripts/nb_loop.py [K]``.
+
+1e5 sampled winning hands (``sample_winning(seed=1)``), or K distinct ones repeated to 1e5 (K = 1000:
+the tables they read stay in cache), for ``score_hand`` (beside ``score_batch`` with ``rows=False``) and
+``win_check_hand``; 2e4 ready hands (``sample_ready(seed=1)``) for ``waits_hand`` (beside
+``waits_batch``).  Best of 5 loops after one warm-up.  Checks that the loops' results equal the batch
+kernels'.  One JSON object.
+"""
+import json
+import sys
+import time
+
+import numba
+import numpy as np
+
+import fastscore
+from fastscore import HandBatch, nb, score_batch, waits_batch, win_check
+
+N = 100_000
+K = int(sys.argv[1]) if len(sys.argv) > 1 else N
+distinct = fastscore.sample_winning(K, seed=1)
+batch = HandBatch.from_arrays(np.tile(distinct.concealed, (N // K, 1)), np.tile(distinct.declared, (N // K, 1, 1)),
+                              np.tile(distinct.win, N // K))
+
+
+@numba.njit
+def score_loop(concealed, declared, win, rules, suit_entries, dec_words, payout):
+    row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
+    scratch = nb.make_scratch()
+    for i in range(concealed.shape[0]):
+        payout[i] = nb.score_hand(concealed[i], declared[i], win[i], False, 0, 0, 0, 0, False, rules, suit_entries,
+                                  dec_words, row_points, scratch)[-1]
+
+
+@numba.njit
+def win_check_loop(concealed, declared, win, suit_info, out):
+    scratch = nb.make_scratch()
+    for i in range(concealed.shape[0]):
+        out[i] = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info, scratch)[1]
+
+
+@numba.njit
+def waits_loop(concealed, declared, rules, suit_info, suit_entries, dec_words, masks, discard, self_draw):
+    scratch = nb.make_scratch()
+    for i in range(concealed.shape[0]):
+        nb.waits_hand(concealed[i], declared[i], 0, 0, 0, 0, False, rules, suit_info, suit_entries, dec_words,
+                      masks[i], discard[i], self_draw[i], scratch)
+
+
+def best_ns(f, *args, n=N):
+    f(*args)
+    best = 1e9
+    for _ in range(5):
+        t = time.perf_counter()
+        f(*args)
+        best = min(best, time.perf_counter() - t)
+    return round(best / n * 1e9, 1)
+
+
+rules, (suit_info, suit_entries, dec_words) = nb.rule_array(), nb.tables()
+payout = np.zeros(N, dtype=np.int64)
+wins = np.zeros(N, dtype=np.bool_)
+figures = {"score_hand_ns": best_ns(score_loop, batch.concealed, batch.declared, batch.win, rules, suit_entries,
+                                    dec_words, payout),
+           "win_check_hand_ns": best_ns(win_check_loop, batch.concealed, batch.declared, batch.win, suit_info, wins)}
+ready = fastscore.sample_ready(N // 5, seed=1)
+masks = np.zeros((N // 5, 34), dtype=np.bool_)
+discard, self_draw = np.zeros((N // 5, 34), dtype=np.int32), np.zeros((N // 5, 34), dtype=np.int32)
+figures["waits_hand_ns"] = best_ns(waits_loop, ready.concealed, ready.declared, rules, suit_info, suit_entries,
+                                   dec_words, masks, discard, self_draw, n=N // 5)
+numba.set_num_threads(1)
+result = score_batch(batch, rows=False)
+waits = waits_batch(ready)
+assert (result.payout == payout).all() and (wins == win_check(batch)).all()
+assert (waits.mask == masks).all() and (waits.payout_discard == discard).all()
+assert (waits.payout_self_draw == self_draw).all()
+figures["score_batch_1_thread_ns"] = best_ns(lambda: score_batch(batch, rows=False, out=result))
+figures["waits_batch_1_thread_ns"] = best_ns(lambda: waits_batch(ready), n=N // 5)
+print(json.dumps(figures))
