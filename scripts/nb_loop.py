@@ -64,7 +64,8 @@ wins = np.zeros(N, dtype=np.bool_)
 figures = {"score_hand_ns": best_ns(score_loop, batch.concealed, batch.declared, batch.win, rules, suit_entries,
                                     dec_words, payout),
            "win_check_hand_ns": best_ns(win_check_loop, batch.concealed, batch.declared, batch.win, suit_info, wins)}
-ready = fastscore.sample_ready(N // 5, seed=1)
+sampled = fastscore.sample_ready(N // 5, seed=1)
+ready = HandBatch.from_arrays(sampled.concealed, sampled.declared)  # East seat and round, no flowers: as the loop
 masks = np.zeros((N // 5, 34), dtype=np.bool_)
 discard, self_draw = np.zeros((N // 5, 34), dtype=np.int32), np.zeros((N // 5, 34), dtype=np.int32)
 figures["waits_hand_ns"] = best_ns(waits_loop, ready.concealed, ready.declared, rules, suit_info, suit_entries,
