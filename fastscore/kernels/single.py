@@ -187,10 +187,9 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
         ``code`` 0 for a valid hand, else nonzero (nothing written but zeros); ``n_waits`` the
         number of waiting kinds.
     """
-    for t in range(N_KINDS):
-        mask[t] = False
-        payout_discard[t] = 0
-        payout_self_draw[t] = 0
+    mask[:] = False  # whatever their length: the reshapes below refuse one that is not 34
+    payout_discard[:] = 0
+    payout_self_draw[:] = 0
     if not _context_fits(-1, seat, round_wind, flowers, streak):
         return np.int64(FLAGGED), np.int64(0)
     # A batch of one, in the batch columns' dtypes, as views of the scratch's 16 bytes (no allocation, and
