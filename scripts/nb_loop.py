@@ -10,6 +10,7 @@ kernels'.  One JSON object.
 import json
 import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -17,27 +18,15 @@ import numpy as np
 import fastscore
 from fastscore import HandBatch, nb, score_batch, waits_batch, win_check
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+# The benchmarks' user loops (bench/test_bench_user_path.py): one hand a call of nb.score_hand / win_check_hand.
+from test_bench_user_path import _score_loop as score_loop, _win_check_loop as win_check_loop  # noqa: E402
+
 N = 100_000
 K = int(sys.argv[1]) if len(sys.argv) > 1 else N
 distinct = fastscore.sample_winning(K, seed=1)
 batch = HandBatch.from_arrays(np.tile(distinct.concealed, (N // K, 1)), np.tile(distinct.declared, (N // K, 1, 1)),
                               np.tile(distinct.win, N // K))
-
-
-@numba.njit
-def score_loop(concealed, declared, win, rules, suit_entries, dec_words, payout):
-    row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
-    scratch = nb.make_scratch()
-    for i in range(concealed.shape[0]):
-        payout[i] = nb.score_hand(concealed[i], declared[i], win[i], False, 0, 0, 0, 0, False, rules, suit_entries,
-                                  dec_words, row_points, scratch)[-1]
-
-
-@numba.njit
-def win_check_loop(concealed, declared, win, suit_info, out):
-    scratch = nb.make_scratch()
-    for i in range(concealed.shape[0]):
-        out[i] = nb.win_check_hand(concealed[i], declared[i], win[i], suit_info, scratch)[1]
 
 
 @numba.njit
