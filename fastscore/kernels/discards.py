@@ -390,7 +390,7 @@ def discard_hand(counts, declared_counts, n_declared, live, number_table, honour
         counts[x] += 1
 
 
-@jit
+@jit_block
 def discards_hand(concealed, declared, win, seen, number_table, honour_table, scratch, shanten, useful, live_useful,
                   win_shapes=ALL_WIN_SHAPES):
     """Discard analysis of one 17-tile hand, the row check included (numba-callable; :mod:`fastscore.nb`).

@@ -477,7 +477,7 @@ def make_shanten_scratch():
 make_shanten_scratch = jit(make_shanten_scratch)
 
 
-@jit
+@jit_block
 def shanten_hand(concealed, declared, win, number_table, honour_table, scratch, win_shapes=ALL_WIN_SHAPES):
     """Shanten of one hand: ``(code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``.
 
