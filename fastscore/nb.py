@@ -37,9 +37,9 @@ The rule table and the per-suit tables are arrays passed in: get them once,
 in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is
 :func:`make_scratch`'s (numba-callable; a tuple of arrays whose contents are the kernels' own): make
 one per thread, outside the loop, and pass it to every call.  A call then allocates nothing, and
-the five functions are compiled without numba's reference counting, so a call costs little more
-than the batch kernels' work for one row (``scripts/nb_loop.py``; bench/README.md).  ``examples/simulate.py`` is a complete simulation
-written this way.
+the five functions above are compiled without numba's reference counting, so a call costs little
+more than the batch kernels' work for one row (``scripts/nb_loop.py``; bench/README.md).
+``examples/simulate.py`` is a complete simulation written this way.
 
 Example
 -------
