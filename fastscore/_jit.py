@@ -119,7 +119,8 @@ def jit(func):
 
 
 def jit_block(func):
-    """Like :func:`jit`, for a kernel's per-row loop (a block of rows), compiled without numba's reference
+    """Like :func:`jit`, for a kernel's per-row loop (a block of rows) and for the per-hand functions of
+    :mod:`fastscore.nb` (called once a hand from the caller's loop), compiled without numba's reference
     counting (``_nrt=False``).
 
     Every helper that takes arrays leaves, once inlined into a loop, reference count updates (calls into
