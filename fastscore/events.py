@@ -44,6 +44,9 @@ class Event(IntFlag):
     READY_FIRST = 32
     #: Declared ready in the first go-around (discards 2 to 8), before any set was claimed.
     READY_EARLY = 64
+    #: Won in the first go-around after the dealer's first discard (while the hand's discards number 2 to 4),
+    #: on a discard or by self-draw, before any set was claimed at the table.
+    HUMAN = 128
 
 
 #: Event names, in bit order: the words of a record's ``events``.
@@ -95,11 +98,13 @@ def _event_rules(e, self_drawn, seat, closing):
     comparisons), so :func:`event_fault` and :func:`event_faults` read one rule.
 
     A gong's replacement tile is self-drawn; a robbed gong's tile is a discard; only the dealer
-    (the East seat) can win before the first discard, by self-draw; a win is heavenly or earthly,
-    not both; ready is declared once (``ready_first`` or ``ready_early``), and declaring it is
+    (the East seat) can win before the first discard, by self-draw; a win is at most one of heavenly,
+    earthly and human; ready is declared once (``ready_first`` or ``ready_early``), and declaring it is
     Closing (``closing`` True).
     """
     heavenly = (e & Event.HEAVENLY) != 0
+    earthly = (e & Event.EARTHLY) != 0
+    human = (e & Event.HUMAN) != 0
     return (
         ("event after_gong needs a self-drawn win (the gong's replacement tile)",
          ((e & Event.AFTER_GONG) != 0) & (self_drawn == 0)),
@@ -107,8 +112,8 @@ def _event_rules(e, self_drawn, seat, closing):
          ((e & Event.ROBBING_GONG) != 0) & (self_drawn != 0)),
         ("event heavenly needs a self-drawn win by the dealer (seat E)",
          heavenly & ((self_drawn == 0) | (seat != 0))),
-        ("events heavenly and earthly together (one win is one of them)",
-         heavenly & ((e & Event.EARTHLY) != 0)),
+        ("events heavenly, earthly and human: two of them together (one win is one of them)",
+         (heavenly & earthly) | (heavenly & human) | (earthly & human)),
         ("events ready_first and ready_early together (ready is declared once)",
          ((e & Event.READY_FIRST) != 0) & ((e & Event.READY_EARLY) != 0)),
         ("events ready_first and ready_early need closing (the declared ready hand)",

@@ -20,7 +20,7 @@ import numpy as np
 from .kernels.evaluate import pack_rules
 from .kernels.features import SHAPE_NAMES, Shape
 from .profiles import PROFILES
-from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS
+from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS, WORD_BITS
 
 __all__ = ["ROW_IDS", "PROFILES", "profile", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules",
            "resolve_rules"]
@@ -32,6 +32,16 @@ N_ROWS = len(ROW_IDS)
 
 class RuleTableError(ValueError):
     """A rule table that cannot be used; the message names the row and the problem."""
+
+
+def _row_words(mask: np.ndarray) -> np.ndarray:
+    """``(K, 2) int64``: each line of the ``(K, R)`` bool ``mask`` as the two row words of its rows
+    (:data:`fastscore.kernels.rows.WORD_BITS`)."""
+    words = np.zeros((mask.shape[0], 2), dtype=np.int64)
+    for w in range(2):
+        part = mask[:, w * WORD_BITS:(w + 1) * WORD_BITS]
+        words[:, w] = (part * (1 << np.arange(part.shape[1], dtype=np.int64))).sum(axis=1)
+    return words
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,19 +127,18 @@ class RuleTable:
 
     @cached_property
     def kernel_args(self) -> tuple:
-        """The rule arrays as the kernels take them, rows as bits of an int64.
+        """The rule arrays as the kernels take them, rows as bits of two int64 row words.
 
         (points (R,) int64, tiers (R, 3) int64, replacers (K,) int64 (rows that
-        replace others, replacing-first), replaces_bits (R,) int64, shape_bits
-        (4,) int64, minimum (4,) int64, chicken_points (-1 without the Chicken rule),
+        replace others, replacing-first), replaces_bits (R, 2) int64, shape_bits
+        (4, 2) int64 (the two row words of :mod:`fastscore.kernels.rows`), minimum (4,) int64, chicken_points (-1 without the Chicken rule),
         columns (R,) int64 (each row's column of a row-points array, -1 for a row not in force),
         pay_base, pay_unit, win_shapes (bit s set for each shape s that wins, :attr:`win_shapes_bits`))
         """
-        bits = 1 << np.arange(N_ROWS, dtype=np.int64)
-        replaces_bits = (self.replaces * bits).sum(axis=1).astype(np.int64)
+        replaces_bits = _row_words(self.replaces)
         # A table may name a shape that a row's predicate does not read (rows.Row.shapes): it never fires there.
-        shape_bits = (self.shape_mask * bits).sum(axis=1).astype(np.int64) & SHAPE_ROWS
-        replacers = np.array([r for r in self.order if replaces_bits[r]], dtype=np.int64)
+        shape_bits = _row_words(self.shape_mask) & SHAPE_ROWS
+        replacers = np.array([r for r in self.order if replaces_bits[r].any()], dtype=np.int64)
         columns = np.where(self.in_force, np.cumsum(self.in_force) - 1, -1).astype(np.int64)
         chicken = self.chicken_points if self.chicken_rule else -1
         return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, chicken, columns,

@@ -797,6 +797,225 @@ def row_earthly_ready(i: Interpretation, w: Win) -> int:
     return "ready_early" in w.events and w.closing
 
 
+
+# The HK-style Taiwanese rows of the catalog (docs/profiles/hk-taiwanese.md, written from its table and engine).
+
+
+def row_missing_one_suit(i: Interpretation, w: Win) -> int:
+    return len(w.number_suits) == 2
+
+
+def row_all_sheungs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and len(i.runs) == 5
+
+
+def row_two_concealed_pongs(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_pongs_counted(i, w) == 2
+
+
+def row_non_seat_wind_pong(i: Interpretation, w: Win) -> int:
+    return sum(1 for t in wind_pongs(i) if t - EAST != w.seat)
+
+
+def declared_concealed_gongs(w: Win) -> int:
+    return sum(1 for kind, _ in w.declared if kind == SetKind.CONCEALED_GONG)
+
+
+def row_concealed_gong(i: Interpretation, w: Win) -> int:
+    return declared_concealed_gongs(w) if i.shape == "standard" else 0
+
+
+def concealed_tiles_before_the_win(w: Win) -> int:
+    """16 less three for each declared set (a gong too: its fourth tile is a replacement)."""
+    return 16 - 3 * len(w.declared)
+
+
+def row_seven_tile_hand(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_tiles_before_the_win(w) <= 7
+
+
+def row_ten_tile_hand(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and concealed_tiles_before_the_win(w) == 10
+
+
+def row_semi_beggar(i: Interpretation, w: Win) -> int:
+    return sum(is_exposed(kind) for kind, _ in w.declared) == 5 and w.self_drawn
+
+
+def row_all_concealed_pongs(i: Interpretation, w: Win) -> int:
+    concealed = [t for t in i.pongs if t not in exposed_pong_tiles(w)]
+    return i.shape == "standard" and len(concealed) == 5 and w.self_drawn
+
+
+def loose_flowers(w: Win) -> list[int]:
+    """The flowers that are not in a complete set of four (1-4 or 5-8)."""
+    sets = [group for group in ((1, 2, 3, 4), (5, 6, 7, 8)) if all(f in w.flowers for f in group)]
+    return [f for f in w.flowers if not any(f in group for group in sets)]
+
+
+def row_mixed_flower(i: Interpretation, w: Win) -> int:
+    return sum(1 for f in loose_flowers(w) if flower_seat(f) != w.seat)
+
+
+def row_seat_flower_outside_set(i: Interpretation, w: Win) -> int:
+    return sum(1 for f in loose_flowers(w) if flower_seat(f) == w.seat)
+
+
+
+def held_kinds(w: Win) -> list[int]:
+    return [t for t in range(N_KINDS) if w.all_counts[t]]
+
+
+def is_terminal(t: int) -> bool:
+    return is_number(t) and number_of(t) in (1, 9)
+
+
+def row_all_simples(i: Interpretation, w: Win) -> int:
+    return all(is_number(t) and 2 <= number_of(t) <= 8 for t in held_kinds(w))
+
+
+def row_mixed_terminals(i: Interpretation, w: Win) -> int:
+    kinds = held_kinds(w)
+    return (all(is_terminal(t) or not is_number(t) for t in kinds) and any(not is_number(t) for t in kinds)
+            and any(is_terminal(t) for t in kinds))
+
+
+def row_pure_terminals(i: Interpretation, w: Win) -> int:
+    return all(is_terminal(t) for t in held_kinds(w))
+
+
+def standard_groups(i: Interpretation) -> list[list[int]]:
+    """The tiles of each group of a standard interpretation: pongs, sheungs and the eyes."""
+    groups = [[t] for t in i.pongs] + [[9 * run.suit + n - 1 for n in run.numbers] for run in i.runs]
+    return groups + [[i.eyes]]
+
+
+def outside(i: Interpretation) -> bool:
+    return i.shape == "standard" and all(any(is_terminal(t) or not is_number(t) for t in g)
+                                         for g in standard_groups(i))
+
+
+def row_mixed_outside(i: Interpretation, w: Win) -> int:
+    return outside(i) and bool(w.honours_held)
+
+
+def row_pure_outside(i: Interpretation, w: Win) -> int:
+    return outside(i) and not w.honours_held
+
+
+def with_x(i: Interpretation) -> bool:
+    if i.shape != "standard":
+        return False
+    number_groups = [g for g in standard_groups(i) if is_number(g[0])]
+    return any(all(any(number_of(t) == x for t in g) for g in number_groups) for x in range(2, 9))
+
+
+def row_mixed_with_x(i: Interpretation, w: Win) -> int:
+    return with_x(i) and bool(w.honours_held)
+
+
+def row_pure_with_x(i: Interpretation, w: Win) -> int:
+    return with_x(i) and not w.honours_held
+
+
+def number_pongs(i: Interpretation) -> set:
+    """(suit, number) of each pong or gong of number tiles."""
+    return {(suit_of(t), number_of(t)) for t in i.pongs if is_number(t)}
+
+
+def row_linear_pongs(i: Interpretation, w: Win) -> int:
+    pongs = number_pongs(i)
+    return sum(1 for suit in range(3) if (suit, 1) in pongs and (suit, 9) in pongs)
+
+
+def eyes_number(i: Interpretation):
+    """(suit, number) of the eyes, or None (honour eyes, or none)."""
+    return (suit_of(i.eyes), number_of(i.eyes)) if i.eyes is not None and is_number(i.eyes) else None
+
+
+def brothers(i: Interpretation) -> tuple[int, int, int]:
+    """Numbers with pongs in three suits; in two with the eyes of that number in the third; in two otherwise."""
+    pongs, eyes = number_pongs(i), eyes_number(i)
+    three = small = two = 0
+    for n in range(1, 10):
+        suits = {s for s in range(3) if (s, n) in pongs}
+        if len(suits) == 3:
+            three += 1
+        elif len(suits) == 2:
+            if eyes is not None and eyes[1] == n and eyes[0] not in suits:
+                small += 1
+            else:
+                two += 1
+    return three, small, two
+
+
+def row_big_triple_brothers(i: Interpretation, w: Win) -> int:
+    return brothers(i)[0] > 0
+
+
+def row_small_triple_brothers(i: Interpretation, w: Win) -> int:
+    return brothers(i)[1] > 0
+
+
+def row_double_brothers(i: Interpretation, w: Win) -> int:
+    return brothers(i)[2]
+
+
+def has_sisters(numbers: set) -> bool:
+    return any({n, n + 1, n + 2} <= numbers for n in range(1, 8))
+
+
+def row_big_triple_sisters(i: Interpretation, w: Win) -> int:
+    pongs = number_pongs(i)
+    return any(has_sisters({n for s, n in pongs if s == suit}) for suit in range(3))
+
+
+def row_small_triple_sisters(i: Interpretation, w: Win) -> int:
+    eyes = eyes_number(i)
+    if eyes is None:
+        return False
+    suit, e = eyes
+    numbers = {n for s, n in number_pongs(i) if s == suit}
+    if has_sisters(numbers):
+        return False
+    return any({n, n + 1, n + 2} - {e} <= numbers and n <= e <= n + 2 for n in range(1, 8))
+
+
+def straights(runs: list) -> list[tuple]:
+    """The suits (a, b, c) of each way to take 123, 456 and 789 from ``runs``."""
+    def suits(numbers):
+        return {run.suit for run in runs if run.numbers == numbers}
+    return [(a, b, c) for a in suits((1, 2, 3)) for b in suits((4, 5, 6)) for c in suits((7, 8, 9))]
+
+
+def row_mixed_straight(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and any(len(set(x)) > 1 for x in straights(i.runs))
+
+
+def row_mixed_straight_concealed(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and any(len(set(x)) > 1 for x in straights(concealed_runs(i)))
+
+
+def more_than_one_wait(w: Win) -> bool:
+    return len(_wait_kinds(w.concealed16, w.declared, w.shapes)) > 1
+
+
+def row_false_solo(i: Interpretation, w: Win) -> int:
+    return i.shape == "standard" and i.eyes == w.win and more_than_one_wait(w)
+
+
+def row_pung_wait(i: Interpretation, w: Win) -> int:
+    concealed = [t for t in i.pongs if t not in exposed_pong_tiles(w)]
+    return i.shape == "standard" and w.win in concealed and more_than_one_wait(w)
+
+
+def row_super_eight_pairs(i: Interpretation, w: Win) -> int:
+    return i.shape == "nico_nico" and all(c % 2 == 0 for c in w.concealed16) and w.win in i.pongs
+
+
+def row_human_win(i: Interpretation, w: Win) -> int:
+    return "human" in w.events
+
 PREDICATES = {
     "self_draw": row_self_draw,
     "concealed_hand": row_concealed_hand,
@@ -858,6 +1077,36 @@ PREDICATES = {
     "earthly_win": row_earthly_win,
     "heavenly_ready": row_heavenly_ready,
     "earthly_ready": row_earthly_ready,
+    "missing_one_suit": row_missing_one_suit,
+    "all_sheungs": row_all_sheungs,
+    "two_concealed_pongs": row_two_concealed_pongs,
+    "non_seat_wind_pong": row_non_seat_wind_pong,
+    "concealed_gong": row_concealed_gong,
+    "seven_tile_hand": row_seven_tile_hand,
+    "ten_tile_hand": row_ten_tile_hand,
+    "semi_beggar": row_semi_beggar,
+    "all_concealed_pongs": row_all_concealed_pongs,
+    "mixed_flower": row_mixed_flower,
+    "seat_flower_outside_set": row_seat_flower_outside_set,
+    "all_simples": row_all_simples,
+    "mixed_terminals": row_mixed_terminals,
+    "pure_terminals": row_pure_terminals,
+    "mixed_outside": row_mixed_outside,
+    "pure_outside": row_pure_outside,
+    "mixed_with_x": row_mixed_with_x,
+    "pure_with_x": row_pure_with_x,
+    "linear_pongs": row_linear_pongs,
+    "double_brothers": row_double_brothers,
+    "small_triple_brothers": row_small_triple_brothers,
+    "big_triple_brothers": row_big_triple_brothers,
+    "small_triple_sisters": row_small_triple_sisters,
+    "big_triple_sisters": row_big_triple_sisters,
+    "mixed_straight": row_mixed_straight,
+    "mixed_straight_concealed": row_mixed_straight_concealed,
+    "false_solo": row_false_solo,
+    "pung_wait": row_pung_wait,
+    "super_eight_pairs": row_super_eight_pairs,
+    "human_win": row_human_win,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.

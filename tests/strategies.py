@@ -96,11 +96,11 @@ def context(draw, concealed_hand: bool):
 def possible_events(ctx: dict) -> list[str]:
     """The timing events a win with this context can have (docs/rules.md, Events), for the strategies:
     a gong's replacement tile is self-drawn, a robbed gong's tile a discard, only East wins heavenly,
-    and ready is declared (with Closing) once.  Heavenly and earthly together are left out by choice
+    and ready is declared (with Closing) once.  Heavenly, earthly and human together are left out by choice
     of one of them."""
     events = ["last_tile"]
     events += ["after_gong"] if ctx["self_drawn"] else ["robbing_gong"]
-    events += ["heavenly"] if ctx["self_drawn"] and ctx["seat"] == "E" else ["earthly"]
+    events += ["heavenly"] if ctx["self_drawn"] and ctx["seat"] == "E" else [["earthly", "human"][ctx["streak"] % 2]]
     events += ["ready_first", "ready_early"][ctx["streak"] % 2:][:1] if ctx["closing"] else []
     return events
 

@@ -97,14 +97,15 @@ def test_mahjong16_he_di_case():
 
 def test_event_names_and_bits():
     assert EVENT_NAMES == ("last_tile", "after_gong", "robbing_gong", "heavenly", "earthly", "ready_first",
-                           "ready_early")
+                           "ready_early", "human")
     assert parse_events("last_tile, after_gong") == parse_events(["after_gong", "last_tile"]) == 3
     assert parse_events(None) == parse_events("") == parse_events([]) == 0
     assert events_text(Event.HEAVENLY | Event.LAST_TILE) == "last_tile heavenly"
     with pytest.raises(ValueError, match="unknown event 'haitei'"):
         parse_events("haitei")
+    assert parse_events(128) == parse_events("human") == Event.HUMAN
     with pytest.raises(ValueError, match="not a set of event bits"):
-        parse_events(128)
+        parse_events(256)
 
 
 @pytest.mark.parametrize("events, self_drawn, seat, closing, message", [
@@ -112,7 +113,9 @@ def test_event_names_and_bits():
     ("robbing_gong", True, 1, False, "robbing_gong needs a win on a discard"),
     ("heavenly", True, 1, False, "heavenly needs a self-drawn win by the dealer"),
     ("heavenly", False, 0, False, "heavenly needs a self-drawn win by the dealer"),
-    ("heavenly earthly", True, 0, False, "heavenly and earthly together"),
+    ("heavenly earthly", True, 0, False, "heavenly, earthly and human: two of them together"),
+    ("earthly human", False, 1, False, "heavenly, earthly and human: two of them together"),
+    ("heavenly human", True, 0, False, "heavenly, earthly and human: two of them together"),
     ("ready_first ready_early", False, 1, True, "ready_first and ready_early together"),
     ("ready_first", False, 1, False, "need closing"),
 ])
@@ -170,3 +173,19 @@ def test_cli_score_and_batch_with_events(tmp_path):
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["total"] for r in rows] == [3, 2]
+
+
+def test_mahjong16_ren_hu_cases():
+    # mahjong16 tests/test_scoring.py @ 097843b1 test_ren_hu_detected_before_any_melds: 111122223333m 444p E,
+    # E on the third discard of the hand, no claim yet; their table sets ren_hu 16, as mahjong_masters does.
+    # taiwan-masters: concealed_hand 1 + single_wait 1 + four_concealed_pongs 5 + human_win 16 = 23.
+    s = score("111122223333m 444p E", "E", seat="S", events="human", rules="taiwan-masters")
+    assert s.rows == {"concealed_hand": 1, "single_wait": 1, "four_concealed_pongs": 5, "human_win": 16}
+    assert s.total == 23
+    # taiwan (taiwan_base) gives ren_hu 0: not in force, 1 + 1 + 5 = 7.
+    assert score("111122223333m 444p E", "E", seat="S", events="human", **TAIWAN).total == 7
+    # test_ren_hu_blocked_after_open_meld: 2223334445566m [111m], 6m on a discard after a claim: no event
+    # human (the caller does not give it): pure 8 + all_pongs 4 + three_concealed_pongs 2 = 14 in taiwan, and
+    # in taiwan-masters (pure 8, all_pongs 4, three_concealed_pongs 2 there too) also 14.
+    assert score("2223334445566m [111m]", "6m", seat="S", rules="taiwan-masters").rows == {
+        "pure": 8, "all_pongs": 4, "three_concealed_pongs": 2}

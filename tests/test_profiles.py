@@ -212,7 +212,7 @@ MAHJONG16_TABLES = {
     "tian_hu": (32, 16, 24, 36, 24, 16),
 }
 # mahjong16 key -> our row (docs/profiles/taiwan.md, "Rows").  `dealer` is 2n + 1 in every table, whatever its
-# value: `dealer` 1 and `dealer_streak` 2 a streak.  `ting` is the `closing` row; `ren_hu` and `qi_qiang_yi` are
+# value: `dealer` 1 and `dealer_streak` 2 a streak.  `ting` is the `closing` row; `qi_qiang_yi` is
 # not in the catalog (None).
 ROW_OF_KEY = {
     "zimo": "self_draw", "menqing": "concealed_hand", "menqing_zimo": "concealed_self_draw", "du_ting": "single_wait",
@@ -224,7 +224,7 @@ ROW_OF_KEY = {
     "wu_an_ke": "five_concealed_pongs", "hun_yi_se": "semi_pure", "qing_yi_se": "pure", "zi_yi_se": "all_honours",
     "ting": "closing", "hai_di": "last_tile_draw", "he_di": "last_tile_discard", "gang_shang": "after_gong",
     "qiang_gang": "robbing_gong", "tian_hu": "heavenly_win", "di_hu": "earthly_win", "tian_ting": "heavenly_ready",
-    "di_ting": "earthly_ready", **dict.fromkeys(["qi_qiang_yi", "ren_hu"]),
+    "di_ting": "earthly_ready", "ren_hu": "human_win", "qi_qiang_yi": None,
 }
 
 

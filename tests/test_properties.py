@@ -7,6 +7,8 @@ profile (derandomized) runs a few hundred examples per test; set
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -78,3 +80,20 @@ def test_profiles_score_as_the_reference(profile, case):
 def test_profiles_waits_as_the_reference(profile, case):
     hand, ctx = case
     assert fastscore.waits(hand, rules=profile, **ctx) == reference.waits(hand, rules_path=_profile_path(profile), **ctx)
+
+
+# The rows of the high row word, in force only in a test table so far (tests/data/hk_rows.toml).
+HK_ROWS = str(Path(__file__).parent / "data" / "hk_rows.toml")
+
+
+@given(case=st.one_of(winning_hands(), random_hands()))
+def test_the_high_row_word_scores_as_the_reference(case):
+    hand, win, ctx = case
+    assert fastscore.score(hand, win, rules=HK_ROWS, **ctx).to_dict() == reference.score(hand, win, rules_path=HK_ROWS,
+                                                                                       **ctx)
+
+
+@given(case=ready_hands())
+def test_the_high_row_word_waits_as_the_reference(case):
+    hand, ctx = case
+    assert fastscore.waits(hand, rules=HK_ROWS, **ctx) == reference.waits(hand, rules_path=HK_ROWS, **ctx)

@@ -20,8 +20,24 @@ CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat
 PROFILE_TOMLS = [Path(str(resources.files("fastscore").joinpath(path))) for path in fastscore.profiles.PROFILES.values()]
 
 
+#: The test table of the rows of the high row word that no packaged profile uses yet (the hk-taiwanese rows).
+HK_ROWS_TOML = Path(__file__).parent / "data" / "hk_rows.toml"
+
+
 def table_rows(path: Path = RULES_TOML) -> dict:
     return {row["id"]: row for row in tomllib.loads(path.read_text())["row"]}
+
+
+def joined(evaluated) -> tuple[int, int]:
+    """An evaluator's ``(rows, rows_hi, units)`` as ``(rows of both words as one int, bit r for row r; units)``."""
+    low, high, units = (int(v) for v in evaluated)
+    assert 0 <= low < 1 << rows.WORD_BITS and 0 <= high < 1 << rows.WORD_BITS
+    return low | high << rows.WORD_BITS, units
+
+
+def mask(low, high) -> int:
+    """Two row words as one int, bit r for row r."""
+    return int(low) | int(high) << rows.WORD_BITS
 
 
 # ---------------------------------------------------------------------------------------------- the registry
@@ -29,7 +45,9 @@ def table_rows(path: Path = RULES_TOML) -> dict:
 
 def test_every_registry_row_is_in_some_profile_and_back():
     tables = [table_rows(path) for path in PROFILE_TOMLS]
-    assert set().union(*tables) == set(rows.ROW_IDS)
+    # the rows of the high row word that await the hk-taiwanese profile are in force in a test table
+    assert set().union(*tables, table_rows(HK_ROWS_TOML)) == set(rows.ROW_IDS)
+    assert set(rows.ROW_IDS) - set().union(*tables) <= set(rows.ROW_IDS[rows.WORD_BITS:])
     assert len(rows.REGISTRY) == len(rows.ROW_IDS) == len(set(rows.ROW_IDS))
     # the column order is the registry's: the LRC rows first, in RULES.md order, as the LRC table lists them
     assert list(tables[0]) == list(rows.ROW_IDS[:45])
@@ -58,15 +76,20 @@ def test_derived_constants_follow_the_registry():
     assert rows.DEALER_ROWS == ("mahjong_base", "east_wins", "streak_bonus")
     assert rows.TIERED_ROWS == {"nico_quad_pairs": 3}
     assert [rows.ROW_IDS[r] for r in rows.UNIT_ROWS] == [
-        "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus", "dealer_streak"]
-    assert [rows.ROW_IDS[r] for r in range(rows.N_ROWS) if (rows.SELF_DRAWN_BITS >> r) & 1] == [
-        "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs", "ping_hu"]
+        "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus", "dealer_streak",
+        "non_seat_wind_pong", "concealed_gong", "mixed_flower", "seat_flower_outside_set", "linear_pongs",
+        "double_brothers"]
+    assert [rows.ROW_IDS[r] for r in range(rows.N_ROWS)
+            if (mask(rows.SELF_DRAWN_BITS, rows.SELF_DRAWN_BITS_HI) >> r) & 1] == [
+        "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs", "ping_hu", "two_concealed_pongs",
+        "all_concealed_pongs"]
+    assert rows.N_ROWS > rows.WORD_BITS  # the catalog uses both row words
     for r, row in enumerate(rows.REGISTRY):
         assert rows.BIT[row.id] == r
         assert (rows.UNIT_MASK[r] != 0) == (row.max_units > 1)
         assert row.max_units <= rows.UNIT_MASK[r] or row.max_units == 1
         for s, name in enumerate(SHAPE_NAMES):
-            assert bool((rows.SHAPE_ROWS[s] >> r) & 1) == (name in row.shapes)
+            assert bool((mask(*rows.SHAPE_ROWS[s]) >> r) & 1) == (name in row.shapes)
     # the fields of the units word do not overlap
     fields = [int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r]) for r in rows.UNIT_ROWS]
     assert sum(fields) == int(np.bitwise_or.reduce(fields)) < 1 << 63
@@ -96,13 +119,15 @@ def random_features(rng, n):
             round_wind=int(rng.integers(0, 4)), streak=int(rng.integers(0, 4)), win=int(rng.integers(0, 34)),
             shape=int(rng.integers(0, 4)), pongs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34)),
             concealed_pongs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34))
-            & int(rng.integers(0, 1 << 34)), gongs=0,
+            & int(rng.integers(0, 1 << 34)),
+            gongs=sum(1 << int(t) for t in rng.choice(34, size=int(rng.integers(0, 6)), replace=False)),
             sheungs_m=int(rng.integers(0, 128)), sheungs_p=int(rng.integers(0, 128)),
             sheungs_s=int(rng.integers(0, 128)), concealed_m=int(rng.integers(0, 128)),
             concealed_p=int(rng.integers(0, 128)), concealed_s=int(rng.integers(0, 128)),
             n_sheungs=int(rng.integers(0, 6)), eyes=int(rng.integers(-1, 34)), single_wait=int(rng.integers(0, 2)),
             quads=int(rng.integers(0, 4)), orphans_m=int(rng.integers(0, 512)), orphans_p=int(rng.integers(0, 512)),
             orphans_s=int(rng.integers(0, 512)), exposed_sets=int(rng.integers(0, 6)), events=int(rng.integers(0, 128)),
+            pairs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34)),
         )
 
 
@@ -113,7 +138,7 @@ def records():
 
 def test_evaluate_is_every_predicate(records):
     for f in records:
-        got_rows, got_units = rows.evaluate(f)
+        got_rows, got_units = joined(rows.evaluate(f, True))
         expected = 0
         for r, row in enumerate(rows.REGISTRY):
             u = int(row.predicate(f))
@@ -128,10 +153,11 @@ def test_evaluate_is_every_predicate(records):
 
 def test_the_scoped_evaluators_split_the_rows(records):
     for f in records:
-        every = rows.evaluate(f)
-        hand = rows.evaluate_hand(f)
-        interpretation = rows.evaluate_interpretation(f)
-        assert hand[0] & ~rows.HAND_BITS == 0 and interpretation[0] & rows.HAND_BITS == 0
+        every = joined(rows.evaluate(f, True))
+        hand = joined(rows.evaluate_hand(f, True))
+        interpretation = joined(rows.evaluate_interpretation(f, True))
+        hand_bits = mask(rows.HAND_BITS, rows.HAND_BITS_HI)
+        assert hand[0] & ~hand_bits == 0 and interpretation[0] & hand_bits == 0
         assert hand[0] | interpretation[0] == every[0]
         assert hand[1] & interpretation[1] == 0 and hand[1] | interpretation[1] == every[1]
 
@@ -140,19 +166,19 @@ def test_hand_rows_read_only_the_context(records):
     """Rows of scope ``hand`` are evaluated once per win, on a record with blank interpretation fields."""
     for f in records:
         blank = Features(**{name: (getattr(f, name) if name in CONTEXT_FIELDS else 0) for name in Features._fields})
-        assert rows.evaluate_hand(f) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1))
+        assert rows.evaluate_hand(f, True) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1), True)
 
 
 def test_interpretation_rows_read_self_draw_only_when_flagged(records):
     """Waits analysis scores the self-drawn win by evaluating again the rows of scope ``hand`` and the
     interpretation rows flagged ``reads_self_drawn`` (:data:`fastscore.kernels.rows.evaluate_self_drawn`)."""
-    flagged = rows.SELF_DRAWN_BITS
+    flagged = mask(rows.SELF_DRAWN_BITS, rows.SELF_DRAWN_BITS_HI)
     read = 0
     for f in records:
         other = f._replace(self_drawn=1 - f.self_drawn)
-        a, b = rows.evaluate_interpretation(f), rows.evaluate_interpretation(other)
+        a, b = joined(rows.evaluate_interpretation(f, True)), joined(rows.evaluate_interpretation(other, True))
         assert a[0] & ~flagged == b[0] & ~flagged and a[1] == b[1]
-        assert rows.evaluate_self_drawn(f)[0] == a[0] & flagged
+        assert joined(rows.evaluate_self_drawn(f, True))[0] == a[0] & flagged
         read |= a[0] ^ b[0]
     assert read & ~flagged == 0
     f = records[0]._replace(n_sheungs=5, word=1, flowers=0, win=4, concealed_m=1 << 4, shape=0)
@@ -163,16 +189,18 @@ def test_only_the_win_rows_read_the_winning_tile(records):
     """The survey scores the 17 tiles' interpretations once and re-evaluates, for each winning kind, only
     the rows flagged ``reads_win`` (kernels/survey.py): every other row must ignore ``win`` and ``single_wait``."""
     rng = np.random.default_rng(7)
-    assert rows.WIN_BITS == sum(1 << rows.BIT[rid] for rid in ("single_wait", "good_eyes", "three_concealed_pongs",
-                                                               "four_concealed_pongs", "five_concealed_pongs",
-                                                               "ping_hu"))
+    win_bits = mask(rows.WIN_BITS, rows.WIN_BITS_HI)
+    assert win_bits == sum(1 << rows.BIT[rid] for rid in ("single_wait", "good_eyes", "three_concealed_pongs",
+                                                          "four_concealed_pongs", "five_concealed_pongs", "ping_hu",
+                                                          "two_concealed_pongs", "false_solo", "pung_wait",
+                                                          "super_eight_pairs"))
     for f in records:
         moved = f._replace(win=int(rng.integers(0, 34)), single_wait=1 - f.single_wait)
         for g in (f, moved):
-            every_rows, every_units = rows.evaluate(g)
-            assert rows.evaluate_win(g) == (every_rows & rows.WIN_BITS, every_units & rows.WIN_UNITS)
-        a, b = rows.evaluate(f), rows.evaluate(moved)
-        assert a[0] & ~rows.WIN_BITS == b[0] & ~rows.WIN_BITS and a[1] & ~rows.WIN_UNITS == b[1] & ~rows.WIN_UNITS
+            every_rows, every_units = joined(rows.evaluate(g, True))
+            assert joined(rows.evaluate_win(g, True)) == (every_rows & win_bits, every_units & rows.WIN_UNITS)
+        a, b = joined(rows.evaluate(f, True)), joined(rows.evaluate(moved, True))
+        assert a[0] & ~win_bits == b[0] & ~win_bits and a[1] & ~rows.WIN_UNITS == b[1] & ~rows.WIN_UNITS
     # ... and the flags are not idle: each flagged row does read it (good eyes of Nico Nico: the winning tile)
     nico = records[0]._replace(shape=int(Shape.NICO_NICO), eyes=-1)
     assert rows.good_eyes(nico._replace(win=1)) == 1 and rows.good_eyes(nico._replace(win=0)) == 0
@@ -207,3 +235,13 @@ def test_generated_evaluators_use_the_disk_cache():
 
 def test_shape_enum_is_shared():
     assert rules.Shape is Shape is fastscore.Shape
+
+
+def test_the_high_row_word_is_evaluated_only_when_asked(records):
+    """A table with no row of the high word in force (``RP_LIVE_HI`` 0: the LRC and taiwan tables) skips
+    those predicates: the evaluators give the low word and its units alone."""
+    high_units = sum(int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r]) for r in range(rows.WORD_BITS, rows.N_ROWS))
+    for f in records:
+        low, high, units = rows.evaluate(f, False)
+        every_low, _, every_units = rows.evaluate(f, True)
+        assert high == 0 and low == every_low and units == every_units & ~high_units

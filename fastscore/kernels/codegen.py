@@ -16,20 +16,40 @@ from .._jit import jit, jit_inline
 __all__ = ["evaluator_source", "evaluator"]
 
 
-def evaluator_source(name: str, bits, unit_shifts: dict) -> str:
-    """Python source of :func:`evaluator`'s function ``name``: predicate ``_p{r}`` for each ``r`` of ``bits``."""
-    lines = [f"def {name}(f):", "    rows = np.int64(0)", "    units = np.int64(0)"]
+def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
+    """Python source of :func:`evaluator`'s function ``name``: predicate ``_p{r}`` for each ``r`` of ``bits``
+    below ``word_bits``, and a call of ``_high(f)`` for the others when there are any."""
+    lines = [f"def {name}(f, hi):", "    rows = np.int64(0)", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
     for r in bits:
+        if r >= word_bits:
+            continue
         lines.append(f"    u{r} = np.int64(_p{r}(f))")
         lines.append(f"    rows |= np.int64(u{r} != 0) << {r}")
         if r in unit_shifts:
             lines.append(f"    units |= u{r} << {unit_shifts[r]}")
-    lines.append("    return rows, units")
+    if any(r >= word_bits for r in bits):
+        lines += ["    if hi:", "        rows_hi, high_units = _high(f)", "        units |= high_units"]
+    lines.append("    return rows, rows_hi, units")
     return "\n".join(lines) + "\n"
 
 
-def evaluator(name: str, predicates: dict, unit_shifts: dict, inline: bool = False):
-    """A compiled ``name(f) -> (rows, units)`` that calls every predicate on the record ``f``.
+def high_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
+    """Python source of the function ``name`` that :func:`evaluator`'s function calls for the rows of ``bits``
+    from ``word_bits`` on: ``(rows_hi, units)``."""
+    lines = [f"def {name}(f):", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
+    for r in bits:
+        if r < word_bits:
+            continue
+        lines.append(f"    u{r} = np.int64(_p{r}(f))")
+        lines.append(f"    rows_hi |= np.int64(u{r} != 0) << {r - word_bits}")
+        if r in unit_shifts:
+            lines.append(f"    units |= u{r} << {unit_shifts[r]}")
+    lines.append("    return rows_hi, units")
+    return "\n".join(lines) + "\n"
+
+
+def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, inline: bool = False):
+    """A compiled ``name(f, hi) -> (rows, rows_hi, units)`` that calls every predicate on the record ``f``.
 
     Parameters
     ----------
@@ -39,6 +59,8 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, inline: bool = Fal
         Bit index r -> compiled predicate ``p(f)`` returning int64 units (0: the row does not fire).
     unit_shifts : dict
         Bit index r -> the shift of row r's units in the units word, for the rows that count units.
+    word_bits : int
+        Bits of a row word: row r is bit r of ``rows`` below it, bit ``r - word_bits`` of ``rows_hi`` from it.
     inline : bool
         ``jit_inline`` (inlined into each compiled caller: for the hot call
         sites) rather than ``jit`` (one compiled function, called).
@@ -46,13 +68,24 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, inline: bool = Fal
     Returns
     -------
     function
-        ``(f) -> (rows int64, units int64)``: bit r of ``rows`` set when
-        predicate r fires, each counting row's units at its shift of ``units``.
+        ``(f, hi) -> (rows int64, rows_hi int64, units int64)``: the bit of row r set in ``rows`` or
+        ``rows_hi`` when predicate r fires, each counting row's units at its shift of ``units``. The
+        predicates of the ``rows_hi`` rows run only when ``hi`` is true (a table with a row of that word in
+        force; ``rows_hi`` is 0 otherwise), in a function of their own that the evaluator calls.
         Straight-line code; the predicates are inlined when they are ``jit_inline``.
     """
     bits = tuple(predicates)
-    source = evaluator_source(name, bits, unit_shifts)
     namespace = {"np": np, **{f"_p{r}": predicates[r] for r in bits}}
+    if any(r >= word_bits for r in bits):
+        # The rows of the high word in a function of their own, called (not inlined): a table without them
+        # (the LRC table) runs the evaluator without their code in its loops.
+        high = high_source(f"{name}_high", bits, unit_shifts, word_bits)
+        exec(compile(high, __file__, "exec"), namespace)
+        func = namespace[f"{name}_high"]
+        func.__module__ = __name__
+        func.__doc__ = "Generated row evaluator of the high row word.\n\n" + high
+        namespace["_high"] = jit(func)
+    source = evaluator_source(name, bits, unit_shifts, word_bits)
     exec(compile(source, __file__, "exec"), namespace)
     func = namespace[name]
     func.__module__ = __name__

@@ -1,7 +1,9 @@
 """Replacement and the section 6 totals, generic over the rows of :mod:`fastscore.kernels.rows`.
 
-An interpretation's rows are a 64-bit word, bit ``r`` for row ``ROW_IDS[r]``
-(:data:`fastscore.kernels.rows.ROW_IDS`); the rows that count units carry them in
+An interpretation's rows are two row words, ``rows`` and ``rows_hi``: row ``ROW_IDS[r]``
+(:data:`fastscore.kernels.rows.ROW_IDS`) is bit ``r`` of ``rows`` for the first
+:data:`fastscore.kernels.rows.WORD_BITS` rows, bit ``r - WORD_BITS`` of ``rows_hi`` for
+the others; the rows that count units carry them in
 their fields of one units word (:data:`fastscore.kernels.rows.UNIT_SHIFT`, ``UNIT_MASK``).  Values, replacement and which shapes
 take which rows are data from the rule table (:mod:`fastscore.rules`),
 packed by :func:`pack_rules` and resolved in one generic pass,
@@ -15,7 +17,7 @@ import numpy as np
 
 from .._jit import jit, jit_inline
 from .bits import ctpop64, cttz64
-from .rows import DEALER_BITS, EAST_WINS, MAHJONG_BASE, N_ROWS, ROW_TIERS, STREAK_BONUS, UNIT_MASK, UNIT_SHIFT
+from .rows import DEALER_BITS, EAST_WINS, MAHJONG_BASE, N_ROWS, ROW_TIERS, STREAK_BONUS, UNIT_MASK, UNIT_SHIFT, WORD_BITS
 
 #: Most tiers of a tiered row (the width of :attr:`fastscore.rules.RuleTable.tiers`).
 MAX_TIERS = 3
@@ -33,17 +35,19 @@ def popcount(x):
 
 
 # Layout of the packed rule array of :func:`pack_rules`: points (R,), tiers (R, 3)
-# row-major, replaces_bits (R,), shape_bits (4,), minimum (4,), chicken points,
+# row-major, replaces_bits (R, 2) (the two row words of the rows row r replaces),
+# shape_bits (4, 2), minimum (4,), chicken points,
 # each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
 # registry of fastscore.kernels.rows), each row's column of a row-points array (R,;
 # -1 for a row not in force) and the number of columns, the payout's base and unit,
-# the shapes that win (bit s for shape s), the number of replacers K, the replacers (K,),
-# then for each k the bits of replacers k to K-1 (K,).
+# the shapes that win (bit s for shape s), whether a row of the high row word is in force,
+# the number of replacers K, the replacers (K,), then for each k the two row words of
+# replacers k to K-1 ((K,) low words, then (K,) high words).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = (1 + MAX_TIERS) * N_ROWS
-RP_SHAPES = RP_REPLACES + N_ROWS
-RP_MINIMUM = RP_SHAPES + 4
+RP_SHAPES = RP_REPLACES + 2 * N_ROWS
+RP_MINIMUM = RP_SHAPES + 8
 RP_CHICKEN = RP_MINIMUM + 4
 RP_UNIT_SHIFT = RP_CHICKEN + 1
 RP_UNIT_MASK = RP_UNIT_SHIFT + N_ROWS
@@ -53,7 +57,8 @@ RP_N_COLUMNS = RP_COLUMN + N_ROWS
 RP_PAY_BASE = RP_N_COLUMNS + 1
 RP_PAY_UNIT = RP_PAY_BASE + 1
 RP_WIN_SHAPES = RP_PAY_UNIT + 1
-RP_N_REPLACERS = RP_WIN_SHAPES + 1
+RP_LIVE_HI = RP_WIN_SHAPES + 1
+RP_N_REPLACERS = RP_LIVE_HI + 1
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -67,54 +72,85 @@ def pack_rules(rule_args):
     (points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points, columns, pay_base, pay_unit,
      win_shapes) = rule_args
     k = replacers.shape[0]
-    out = np.zeros(RP_REPLACERS + 2 * k, dtype=np.int64)
+    out = np.zeros(RP_REPLACERS + 3 * k, dtype=np.int64)
     n_columns = 0
+    live_hi = 0
     for r in range(N_ROWS):
         out[RP_POINTS + r] = points[r]
         for j in range(MAX_TIERS):
             out[RP_TIERS + MAX_TIERS * r + j] = tiers[r, j]
-        out[RP_REPLACES + r] = replaces_bits[r]
+        out[RP_REPLACES + 2 * r] = replaces_bits[r, 0]
+        out[RP_REPLACES + 2 * r + 1] = replaces_bits[r, 1]
         out[RP_UNIT_SHIFT + r] = UNIT_SHIFT[r]
         out[RP_UNIT_MASK + r] = UNIT_MASK[r]
         out[RP_N_TIERS + r] = ROW_TIERS[r]
         out[RP_COLUMN + r] = columns[r]
         n_columns = max(n_columns, columns[r] + 1)
+        if r >= WORD_BITS and columns[r] >= 0:
+            live_hi = 1
     for x in range(4):
-        out[RP_SHAPES + x] = shape_bits[x]
+        out[RP_SHAPES + 2 * x] = shape_bits[x, 0]
+        out[RP_SHAPES + 2 * x + 1] = shape_bits[x, 1]
         out[RP_MINIMUM + x] = minimum[x]
     out[RP_CHICKEN] = chicken_points
     out[RP_N_COLUMNS] = n_columns
     out[RP_PAY_BASE] = pay_base
     out[RP_PAY_UNIT] = pay_unit
     out[RP_WIN_SHAPES] = win_shapes
+    out[RP_LIVE_HI] = live_hi
     out[RP_N_REPLACERS] = k
     for j in range(k):
         out[RP_REPLACERS + j] = replacers[j]
     later = 0
+    later_hi = 0
     for j in range(k - 1, -1, -1):
-        later |= 1 << replacers[j]
+        r = replacers[j]
+        if r < WORD_BITS:
+            later |= 1 << r
+        else:
+            later_hi |= 1 << (r - WORD_BITS)
         out[RP_REPLACERS + k + j] = later
+        out[RP_REPLACERS + 2 * k + j] = later_hi
     return out
 
 
 @jit_inline
-def resolve(rows, shape, rules):
-    """Rows that score: fired, taken by the shape, not replaced by a scoring row.
+def row_bit(rows, rows_hi, r):
+    """Bit of catalog row ``r`` in the row words ``rows``, ``rows_hi`` (0 or 1); branch-free."""
+    high = r >= WORD_BITS
+    word = rows_hi if high else rows
+    return (word >> (r - WORD_BITS if high else r)) & 1
+
+
+@jit_inline
+def resolve(rows, rows_hi, shape, rules):
+    """Rows that score, as two row words: fired, taken by the shape, not replaced by a scoring row.
 
     ``rules`` is :func:`pack_rules`' array: its replacers list the rows that
     replace others, replacing-first; its replaces_bits[r] the rows row r
-    replaces; its shape_bits[shape] the rows a shape takes.
+    replaces; its shape_bits[shape] the rows a shape takes.  A table with no row of the high word in force
+    (``rows_hi`` 0) takes the loop over the low word alone.
     """
-    scoring = rows & rules[RP_SHAPES + shape]
+    scoring = rows & rules[RP_SHAPES + 2 * shape]
+    scoring_hi = rows_hi & rules[RP_SHAPES + 2 * shape + 1]
     n = rules[RP_N_REPLACERS]
+    if rules[RP_LIVE_HI] == 0:
+        for k in range(n):
+            # No replacer left among the scoring rows: the rest of the list changes nothing.
+            if (scoring & rules[RP_REPLACERS + n + k]) == 0:
+                break
+            r = rules[RP_REPLACERS + k]
+            # Branch-free: clear the replaced rows when row r scores.
+            scoring &= ~(rules[RP_REPLACES + 2 * r] & -((scoring >> r) & 1))
+        return scoring, scoring_hi
     for k in range(n):
-        # No replacer left among the scoring rows: the rest of the list changes nothing.
-        if (scoring & rules[RP_REPLACERS + n + k]) == 0:
+        if ((scoring & rules[RP_REPLACERS + n + k]) | (scoring_hi & rules[RP_REPLACERS + 2 * n + k])) == 0:
             break
         r = rules[RP_REPLACERS + k]
-        # Branch-free: clear the replaced rows when row r scores.
-        scoring &= ~(rules[RP_REPLACES + r] & -((scoring >> r) & 1))
-    return scoring
+        fires = -row_bit(scoring, scoring_hi, r)
+        scoring &= ~(rules[RP_REPLACES + 2 * r] & fires)
+        scoring_hi &= ~(rules[RP_REPLACES + 2 * r + 1] & fires)
+    return scoring, scoring_hi
 
 
 @jit_inline
@@ -139,13 +175,17 @@ def lowest_bit(m):
 
 
 @jit_inline
-def points_of(scoring, units, rules):
-    """Section 6.1: the sum of the ``scoring`` rows, dealer rows excluded, given the units word ``units``
-    (``rules``: :func:`pack_rules`)."""
+def points_of(scoring, scoring_hi, units, rules):
+    """Section 6.1: the sum of the ``scoring``, ``scoring_hi`` rows (two row words), dealer rows excluded,
+    given the units word ``units`` (``rules``: :func:`pack_rules`)."""
     total = 0
     m = scoring & ~DEALER_BITS
     while m:
         total += row_value(lowest_bit(m), units, rules)
+        m &= m - 1
+    m = scoring_hi
+    while m:
+        total += row_value(WORD_BITS + lowest_bit(m), units, rules)
         m &= m - 1
     return total
 

@@ -76,6 +76,7 @@ class Features(NamedTuple):
     exposed_sets : the number of exposed declared sets (a context field, last so that the record
         columns above keep their places).
     events : the win's timing events, bits of :class:`fastscore.events.Event` (a context field).
+    pairs : Nico Nico: bit t for each kind held as a pair or as two (four of a kind); 0 otherwise.
     """
 
     word: int
@@ -106,6 +107,7 @@ class Features(NamedTuple):
     orphans_s: int
     exposed_sets: int
     events: int
+    pairs: int
 
 
 class Hand(NamedTuple):
@@ -215,12 +217,14 @@ def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, e
         shape=-1, pongs=0, concealed_pongs=0, gongs=0, sheungs_m=0, sheungs_p=0, sheungs_s=0,
         concealed_m=0, concealed_p=0, concealed_s=0, n_sheungs=0, eyes=-1, single_wait=0, quads=0,
         orphans_m=0, orphans_p=0, orphans_s=0, exposed_sets=np.int64(hand.n_exposed), events=np.int64(events),
+        pairs=0,
     )
 
 
 @jit_inline
 def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs_p, sheungs_s, concealed_m,
-                   concealed_p, concealed_s, n_sheungs, eyes, single_wait, quads, orphans_m, orphans_p, orphans_s):
+                   concealed_p, concealed_s, n_sheungs, eyes, single_wait, quads, orphans_m, orphans_p, orphans_s,
+                   pairs):
     """The record of one interpretation: the context fields of ``ctx`` (from :func:`context`) and the
     interpretation's fields as given (see :class:`Features`)."""
     return Features(
@@ -232,7 +236,7 @@ def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs
         concealed_s=np.int64(concealed_s), n_sheungs=np.int64(n_sheungs), eyes=np.int64(eyes),
         single_wait=np.int64(single_wait), quads=np.int64(quads), orphans_m=np.int64(orphans_m),
         orphans_p=np.int64(orphans_p), orphans_s=np.int64(orphans_s), exposed_sets=ctx.exposed_sets,
-        events=ctx.events,
+        events=ctx.events, pairs=np.int64(pairs),
     )
 
 
@@ -246,7 +250,7 @@ def self_drawn_context(ctx):
         sheungs_p=ctx.sheungs_p, sheungs_s=ctx.sheungs_s, concealed_m=ctx.concealed_m, concealed_p=ctx.concealed_p,
         concealed_s=ctx.concealed_s, n_sheungs=ctx.n_sheungs, eyes=ctx.eyes, single_wait=ctx.single_wait,
         quads=ctx.quads, orphans_m=ctx.orphans_m, orphans_p=ctx.orphans_p, orphans_s=ctx.orphans_s,
-        exposed_sets=ctx.exposed_sets, events=ctx.events,
+        exposed_sets=ctx.exposed_sets, events=ctx.events, pairs=ctx.pairs,
     )
 
 
@@ -274,7 +278,7 @@ def record_with_win(records, j, win, single_wait):
         concealed_m=records[j, 16], concealed_p=records[j, 17], concealed_s=records[j, 18],
         n_sheungs=records[j, 19], eyes=records[j, 20], single_wait=np.int64(single_wait), quads=records[j, 22],
         orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25], exposed_sets=records[j, 26],
-        events=records[j, 27],
+        events=records[j, 27], pairs=records[j, 28],
     )
 
 

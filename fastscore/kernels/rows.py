@@ -20,8 +20,10 @@ others) and a :class:`Row` entry here, an entry in the profiles that use it, a p
 
 Evaluators: :func:`fastscore.kernels.codegen.evaluator` generates, from the registry,
 a compiled function that calls every predicate of a set of rows in turn and
-returns ``(rows, units)``: bit ``r`` of ``rows`` set for each row ``r`` that
-fires, and ``units`` a word holding the units of the rows that count them (a
+returns ``(rows, rows_hi, units)``: the bit of each row ``r`` that fires set in the two
+row words (bit ``r`` of ``rows`` for the first :data:`WORD_BITS` rows, bit
+``r - WORD_BITS`` of ``rows_hi`` for the others, evaluated only when a table
+has one of them in force), and ``units`` a word holding the units of the rows that count them (a
 field per :data:`UNIT_ROWS` row, :data:`UNIT_SHIFT` and :data:`UNIT_MASK`; 0
 for the rows not evaluated).  The scoring kernel evaluates the ``hand`` rows
 once per win (:data:`evaluate_hand`) and the ``interpretation`` rows once per
@@ -37,9 +39,14 @@ import numpy as np
 from .._jit import jit_inline
 from .bits import ctpop64, cttz64
 from .codegen import evaluator
-from .family_rows import after_gong, all_exposed, dealer, dealer_streak, earthly_ready, earthly_win, eight_flowers, \
-    five_concealed_pongs, four_concealed_pongs, heavenly_ready, heavenly_win, last_tile_discard, last_tile_draw, \
-    ping_hu, robbing_gong, round_wind_pong, seat_wind_pong, three_concealed_pongs
+from .family_rows import after_gong, all_concealed_pongs, all_exposed, all_sheungs, concealed_gong, dealer, \
+    dealer_streak, earthly_ready, earthly_win, eight_flowers, five_concealed_pongs, four_concealed_pongs, \
+    heavenly_ready, heavenly_win, last_tile_discard, last_tile_draw, missing_one_suit, mixed_flower, \
+    non_seat_wind_pong, ping_hu, robbing_gong, round_wind_pong, seat_flower_outside_set, seat_wind_pong, \
+    semi_beggar, seven_tile_hand, ten_tile_hand, three_concealed_pongs, two_concealed_pongs, all_simples, \
+    mixed_terminals, pure_terminals, mixed_outside, pure_outside, mixed_with_x, pure_with_x, linear_pongs, \
+    double_brothers, small_triple_brothers, big_triple_brothers, small_triple_sisters, big_triple_sisters, \
+    mixed_straight, mixed_straight_concealed, false_solo, pung_wait, super_eight_pairs, human_win
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
@@ -446,7 +453,8 @@ class Row(NamedTuple):
     predicate : compiled function
         ``predicate(f)`` of a :class:`~fastscore.kernels.features.Features` record: the row's units (int64, 0: no).
     max_units : int
-        Most units in one valid hand (bounds the row's points in the int16 row-points columns).
+        A bound on the row's units: at least the most of one valid hand (it bounds the row's points in the
+        int16 row-points columns), and of any record for the rows that count per number or per suit.
     shapes : tuple of str
         Shapes whose record carries what the predicate reads (section 5); the
         rule table's ``shapes`` choose among them (all of them when it names none).
@@ -558,6 +566,38 @@ REGISTRY = (
     Row("earthly_win", earthly_win, scope=HAND),
     Row("heavenly_ready", heavenly_ready, scope=HAND),
     Row("earthly_ready", earthly_ready, scope=HAND),
+    # HK-style Taiwanese (docs/profiles/hk-taiwanese.md): the first rows of the high row word
+    Row("missing_one_suit", missing_one_suit, scope=HAND),
+    Row("all_sheungs", all_sheungs, shapes=_STD),
+    Row("two_concealed_pongs", two_concealed_pongs, shapes=_STD, reads_win=True, reads_self_drawn=True),
+    Row("non_seat_wind_pong", non_seat_wind_pong, max_units=3, shapes=_HONOUR_SETS),
+    Row("concealed_gong", concealed_gong, max_units=5, shapes=_STD),
+    Row("seven_tile_hand", seven_tile_hand, shapes=_STD),
+    Row("ten_tile_hand", ten_tile_hand, shapes=_STD),
+    Row("semi_beggar", semi_beggar, scope=HAND),
+    Row("all_concealed_pongs", all_concealed_pongs, shapes=_STD, reads_self_drawn=True),
+    Row("mixed_flower", mixed_flower, max_units=6, scope=HAND),
+    Row("seat_flower_outside_set", seat_flower_outside_set, max_units=2, scope=HAND),
+    Row("all_simples", all_simples),
+    Row("mixed_terminals", mixed_terminals),
+    Row("pure_terminals", pure_terminals),
+    Row("mixed_outside", mixed_outside, shapes=_STD),
+    Row("pure_outside", pure_outside, shapes=_STD),
+    Row("mixed_with_x", mixed_with_x, shapes=_STD),
+    Row("pure_with_x", pure_with_x, shapes=_STD),
+    Row("linear_pongs", linear_pongs, max_units=3, shapes=_STD),
+    Row("double_brothers", double_brothers, max_units=9, shapes=_STD),
+    Row("small_triple_brothers", small_triple_brothers, shapes=_STD),
+    Row("big_triple_brothers", big_triple_brothers, shapes=_STD),
+    Row("small_triple_sisters", small_triple_sisters, shapes=_STD),
+    Row("big_triple_sisters", big_triple_sisters, shapes=_STD),
+    Row("mixed_straight", mixed_straight, shapes=_STD),
+    Row("mixed_straight_concealed", mixed_straight_concealed, shapes=_STD),
+    Row("false_solo", false_solo, shapes=_STD, reads_win=True),
+    Row("pung_wait", pung_wait, shapes=_STD, reads_win=True),
+    Row("super_eight_pairs", super_eight_pairs, shapes=("nico_nico",), reads_win=True),
+    # Timing events (fastscore.events), continued
+    Row("human_win", human_win, scope=HAND),
 )
 # fmt: on
 
@@ -568,19 +608,33 @@ ROW_IDS = tuple(row.id for row in REGISTRY)
 N_ROWS = len(ROW_IDS)
 #: Row id -> its bit index.
 BIT = {rid: r for r, rid in enumerate(ROW_IDS)}
-#: Rows added after the Chicken (section 6): not part of ``points``.
+#: Bits of a row word: catalog row ``r`` is bit ``r % WORD_BITS`` of word ``r // WORD_BITS`` (two words, ``rows``
+#: and ``rows_hi``: at most 126 rows; bit 63 stays clear, so a word is a non-negative int64).
+WORD_BITS = 63
+
+
+def bit_words(indices) -> tuple[int, int]:
+    """The two row words (low, high) with the bits of the catalog rows ``indices`` set."""
+    indices = set(indices)
+    low = sum(1 << r for r in indices if r < WORD_BITS)
+    high = sum(1 << (r - WORD_BITS) for r in indices if r >= WORD_BITS)
+    return low, high
+
+
+#: Rows added after the Chicken (section 6): not part of ``points`` (all in the low word).
 DEALER_ROWS = tuple(row.id for row in REGISTRY if row.after_chicken)
-DEALER_BITS = sum(1 << BIT[rid] for rid in DEALER_ROWS)
+DEALER_BITS = bit_words(BIT[rid] for rid in DEALER_ROWS)[0]
 #: Row id -> number of tiers, for the rows whose ``points`` is a list of tiers.
 TIERED_ROWS = {row.id: row.tiers for row in REGISTRY if row.tiers}
 #: Row id -> most units in one valid hand.
 MAX_UNITS = {row.id: row.max_units for row in REGISTRY}
-#: Bits of the rows evaluated once per win (scope ``hand``).
-HAND_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.scope == HAND)
-#: Bits of the rows that read the winning tile (:attr:`Row.reads_win`), and their fields of a units word.
-WIN_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.reads_win)
+#: Bits of the rows evaluated once per win (scope ``hand``) in the two row words.
+HAND_BITS, HAND_BITS_HI = bit_words(r for r, row in enumerate(REGISTRY) if row.scope == HAND)
+#: Bits of the rows that read the winning tile (:attr:`Row.reads_win`) in the two row words, and their fields of a
+#: units word.
+WIN_BITS, WIN_BITS_HI = bit_words(r for r, row in enumerate(REGISTRY) if row.reads_win)
 #: Bits of the rows of scope ``interpretation`` that read ``self_drawn`` (:attr:`Row.reads_self_drawn`).
-SELF_DRAWN_BITS = sum(1 << r for r, row in enumerate(REGISTRY) if row.reads_self_drawn)
+SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI = bit_words(r for r, row in enumerate(REGISTRY) if row.reads_self_drawn)
 #: Indices of the rows that count units (more than one unit possible): each has a field of a units word.
 UNIT_ROWS = tuple(r for r, row in enumerate(REGISTRY) if row.max_units > 1)
 #: ``UNIT_SHIFT[r]``, ``UNIT_MASK[r]``: row r's field of a units word (its units: ``(units >> shift) & mask``);
@@ -597,8 +651,8 @@ UNIT_BITS = _shift
 WIN_UNITS = sum(int(UNIT_MASK[r]) << int(UNIT_SHIFT[r]) for r, row in enumerate(REGISTRY) if row.reads_win)
 #: ``ROW_TIERS[r]``: number of tiers of row r (0: points x units).
 ROW_TIERS = np.array([row.tiers for row in REGISTRY], dtype=np.int64)
-#: ``SHAPE_ROWS[shape]``: bits of the rows whose predicate applies to that shape (:attr:`Row.shapes`).
-SHAPE_ROWS = np.array([sum(1 << r for r, row in enumerate(REGISTRY) if name in row.shapes) for name in SHAPE_NAMES],
+#: ``SHAPE_ROWS[shape]``: the two row words of the rows whose predicate applies to that shape (:attr:`Row.shapes`).
+SHAPE_ROWS = np.array([bit_words(r for r, row in enumerate(REGISTRY) if name in row.shapes) for name in SHAPE_NAMES],
                       dtype=np.int64)
 
 # The bits the section 6 totals read by name.
@@ -606,7 +660,8 @@ MAHJONG_BASE, EAST_WINS, STREAK_BONUS = BIT["mahjong_base"], BIT["east_wins"], B
 
 
 def _check_registry() -> None:
-    assert len(set(ROW_IDS)) == N_ROWS <= 63, "row ids must be unique, at most 63 rows (bits of an int64)"
+    assert len(set(ROW_IDS)) == N_ROWS <= 2 * WORD_BITS, "row ids must be unique, at most 126 rows (two row words)"
+    assert all(BIT[rid] < WORD_BITS for rid in DEALER_ROWS), "the dealer rows must be in the low row word"
     assert UNIT_BITS <= 63, "the units of every row must fit one int64"
     for row in REGISTRY:
         assert row.scope in (HAND, INTERPRETATION), row
@@ -626,10 +681,10 @@ def _evaluator(name: str, scopes, inline: bool = False, reads_win: bool = False,
     bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes and (row.reads_win or not reads_win)
             and (row.reads_self_drawn or not self_drawn)]
     return evaluator(name, {r: REGISTRY[r].predicate for r in bits},
-                     {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, inline)
+                     {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, WORD_BITS, inline)
 
 
-#: Every row: ``evaluate(f) -> (rows, units)`` (tests, and one-off evaluation).
+#: Every row: ``evaluate(f, hi) -> (rows, rows_hi, units)`` (tests, and one-off evaluation).
 evaluate = _evaluator("evaluate", (HAND, INTERPRETATION))
 #: The rows of scope ``hand``, once per win (inlined: one call site).
 evaluate_hand = _evaluator("evaluate_hand", (HAND,), inline=True)

@@ -57,11 +57,11 @@ from .decompose import (
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
-from .evaluate import RP_COLUMN, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, points_of, resolve, row_value, \
-    totals
+from .evaluate import RP_COLUMN, RP_LIVE_HI, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, points_of, resolve, \
+    row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
-from .rows import SELF_DRAWN_BITS, evaluate_hand, evaluate_interpretation, evaluate_interpretation_inline, \
-    evaluate_self_drawn
+from .rows import SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, WORD_BITS, evaluate_hand, evaluate_interpretation, \
+    evaluate_interpretation_inline, evaluate_self_drawn
 from .bits import prefetch
 from .checks import row_check_code
 
@@ -84,8 +84,10 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_PAYOUT_SELF_DRAWN,
     INFO_UNITS,
     INFO_SELF_DRAWN_ROWS,
-) = range(14)
-N_INFO = 14
+    INFO_ROWS_HI,
+    INFO_SELF_DRAWN_ROWS_HI,
+) = range(16)
+N_INFO = 16
 
 STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
 # SetKind values, as plain ints for the kernels.
@@ -153,18 +155,23 @@ def fetch_decompositions(suit_entries, dec_words, c0, c1, c2):
 
 
 @jit_inline
-def _interpretation(info_out, j, shape, a, b, c, evaluated, f):
+def _interpretation(info_out, j, shape, a, b, c, evaluated, f, live_hi, both):
     """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
     features fire and their units (``evaluated``: :data:`fastscore.kernels.rows.evaluate_interpretation` of its
     record ``f``), and the rows that read ``self_drawn`` as they fire when ``f`` is won by self-draw
-    (:data:`fastscore.kernels.rows.evaluate_self_drawn`); :func:`interpret_loaded` scores it."""
-    rows, units = evaluated
-    info_out[j, INFO_SELF_DRAWN_ROWS] = evaluate_self_drawn(self_drawn_context(f))[0]
+    (:data:`fastscore.kernels.rows.evaluate_self_drawn`; only with ``both``, and the high row word's only
+    with ``live_hi``); :func:`interpret_loaded` scores it."""
+    rows, rows_hi, units = evaluated
+    if both:
+        self_rows, self_rows_hi, _ = evaluate_self_drawn(self_drawn_context(f), live_hi)
+        info_out[j, INFO_SELF_DRAWN_ROWS] = self_rows
+        info_out[j, INFO_SELF_DRAWN_ROWS_HI] = self_rows_hi
     info_out[j, INFO_SHAPE] = shape
     info_out[j, INFO_A] = a
     info_out[j, INFO_B] = b
     info_out[j, INFO_C] = c
     info_out[j, INFO_ROWS] = rows
+    info_out[j, INFO_ROWS_HI] = rows_hi
     info_out[j, INFO_UNITS] = units
 
 
@@ -198,10 +205,11 @@ def interpret_hand(concealed, declared, win, self_drawn, seat, round_wind, flowe
         One row per interpretation, in LRC rules 9.13 order: shape, a, b, c
         (standard: the three suits' decomposition indices; Nico Nico: the pong;
         13 Orphans: eyes, set kind, set tile; 16 Orphans: eyes), scoring row
-        bits, points, chicken, total, legal, payout, the points and payout of
+        bits (the low row word), points, chicken, total, legal, payout, the points and payout of
         the same interpretation won by self-draw, its units word
-        (:data:`fastscore.kernels.rows.UNIT_SHIFT`), and the rows flagged ``reads_self_drawn`` as they
-        fire won by self-draw.
+        (:data:`fastscore.kernels.rows.UNIT_SHIFT`), the rows flagged ``reads_self_drawn`` as they
+        fire won by self-draw, then the high row words of the scoring rows and of those self-drawn rows
+        (:data:`fastscore.kernels.rows.WORD_BITS`).
     """
     rows = concealed.reshape((1, N_KINDS))
     sets = declared.reshape((1,) + declared.shape)
@@ -224,23 +232,27 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     ``interpretation`` once per interpretation (:mod:`fastscore.kernels.rows`).
     """
     ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, events)
-    hand_rows, hand_units = evaluate_hand(ctx)
-    n = collect_interpretations(ctx, known_waits, rules[RP_WIN_SHAPES], suit_entries, dec_words, concealed, declared,
-                                i, counts, hand, info_out, info_out, False)
+    live_hi = rules[RP_LIVE_HI] != 0
+    hand_rows, hand_rows_hi, hand_units = evaluate_hand(ctx, live_hi)
+    n = collect_interpretations(ctx, known_waits, rules[RP_WIN_SHAPES], live_hi, both and not self_drawn, suit_entries,
+                                dec_words, concealed, declared, i, counts, hand, info_out, info_out, False)
     # Score every interpretation (section 6), here rather than in a helper: one call less per
     # interpretation for the arrays it would take.
     self_rows = hand_rows
+    self_rows_hi = hand_rows_hi
     self_units = hand_units
     if both and not self_drawn:
         # The same interpretations won by self-draw, for waits analysis: only the rows of scope hand change.
-        self_rows, self_units = evaluate_hand(self_drawn_context(ctx))
+        self_rows, self_rows_hi, self_units = evaluate_hand(self_drawn_context(ctx), live_hi)
     for j in range(n):
         shape = info_out[j, INFO_SHAPE]
         rows = info_out[j, INFO_ROWS]
+        rows_hi = info_out[j, INFO_ROWS_HI]
         units = info_out[j, INFO_UNITS]
-        scoring, pts, chicken, total, legal, payout = score_interpretation(
-            rows | hand_rows, units | hand_units, shape, round_wind, seat, streak, rules)
+        scoring, scoring_hi, pts, chicken, total, legal, payout = score_interpretation(
+            rows | hand_rows, rows_hi | hand_rows_hi, units | hand_units, shape, round_wind, seat, streak, rules)
         info_out[j, INFO_ROWS] = scoring
+        info_out[j, INFO_ROWS_HI] = scoring_hi
         info_out[j, INFO_UNITS] = units | hand_units
         info_out[j, INFO_POINTS] = pts
         info_out[j, INFO_CHICKEN] = 1 if chicken else 0
@@ -250,22 +262,23 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         if both and not self_drawn:
             # The interpretation rows that read self_drawn fire as evaluated on the self-drawn record.
             own = (rows & ~SELF_DRAWN_BITS) | info_out[j, INFO_SELF_DRAWN_ROWS]
-            _, pts, _, _, _, payout = score_interpretation(own | self_rows, units | self_units, shape, round_wind,
-                                                           seat, streak, rules)
+            own_hi = (rows_hi & ~SELF_DRAWN_BITS_HI) | info_out[j, INFO_SELF_DRAWN_ROWS_HI]
+            _, _, pts, _, _, _, payout = score_interpretation(own | self_rows, own_hi | self_rows_hi, units | self_units,
+                                                              shape, round_wind, seat, streak, rules)
         info_out[j, INFO_POINTS_SELF_DRAWN] = pts
         info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     return n
 
 
 @jit_inline
-def score_interpretation(rows, units, shape, round_wind, seat, streak, rules):
-    """Section 6 for one interpretation whose fired rows (both scopes) are ``rows`` with units ``units``:
-    ``(scoring rows, points, chicken, total, legal, payout)`` (``rules``:
-    :func:`fastscore.kernels.evaluate.pack_rules`)."""
-    scoring = resolve(rows, shape, rules)
-    pts = points_of(scoring, units, rules)
+def score_interpretation(rows, rows_hi, units, shape, round_wind, seat, streak, rules):
+    """Section 6 for one interpretation whose fired rows (both scopes) are the row words ``rows``, ``rows_hi``
+    with units ``units``: ``(scoring rows, scoring rows_hi, points, chicken, total, legal, payout)``
+    (``rules``: :func:`fastscore.kernels.evaluate.pack_rules`)."""
+    scoring, scoring_hi = resolve(rows, rows_hi, shape, rules)
+    pts = points_of(scoring, scoring_hi, units, rules)
     chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
-    return scoring, pts, chicken, total, legal, payout
+    return scoring, scoring_hi, pts, chicken, total, legal, payout
 
 
 @jit_inline
@@ -282,12 +295,14 @@ def only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honou
 
 
 @jit_inline
-def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_words, concealed, declared, i, counts,
-                            hand, info_out, records, keep):
+def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_entries, dec_words, concealed,
+                            declared, i, counts, hand, info_out, records, keep):
     """Every interpretation of the win ``ctx`` (:func:`fastscore.kernels.features.context`) of hand ``i`` of
     ``concealed`` (N, 34) and ``declared`` (N, 5, 2), loaded as ``hand``, in a shape that wins
     (``win_shapes``: bit s for shape s; the standard shape always wins): rows 0 .. n-1 of ``info_out``
-    get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units; returns n.
+    get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units (the rows
+    of the high row word only with ``live_hi``), and with ``both`` the rows that read ``self_drawn`` as they
+    fire won by self-draw; returns n.
 
     ``known_waits``: the number of waits of the 16 tiles, or -1 to work out whether the winning tile is the
     only one.  With ``keep``, row j of ``records`` (K, :data:`fastscore.kernels.features.N_FIELDS`) also gets
@@ -373,9 +388,10 @@ def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_word
                         + ((wc >> N_SHEUNGS_SHIFT) & 7)
                     )
                     f = interpretation(ctx, STANDARD, concealed_pongs | shown_pongs, concealed_pongs, hand.gongs,
-                                       cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0)
+                                       cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0, 0)
                     if n < info_out.shape[0]:
-                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f), f)
+                        _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f, live_hi), f,
+                                        live_hi, both)
                         if keep:
                             store_record(records, n, f)
                         n += 1
@@ -394,11 +410,14 @@ def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_word
     pong = nico_pong(counts, n_declared) if nico else -1
     if pong >= 0:
         quads = 0
+        pairs = 0
         for t in range(N_KINDS):
             if counts[t] == 4:
                 quads += 1
-        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0)
-        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f), f)
+            if counts[t] == 2 or counts[t] == 4:
+                pairs |= np.int64(1) << t
+        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0, pairs)
+        _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi, both)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -416,8 +435,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_word
         sp = sheung if suit == 1 else 0
         ss = sheung if suit == 2 else 0
         f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
-                           eyes, 0, 0, 0, 0, 0)
-        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f), f)
+                           eyes, 0, 0, 0, 0, 0, 0)
+        _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f, live_hi), f,
+                        live_hi, both)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -431,8 +451,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, suit_entries, dec_word
         m1 = orphan_sheung(counts, 9)
         m2 = orphan_sheung(counts, 18)
         counts[eyes] += 1
-        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2)
-        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f), f)
+        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2, 0)
+        _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi,
+                        both)
         if keep:
             store_record(records, n, f)
         n += 1
@@ -454,14 +475,20 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 
 
 @jit_inline
-def write_row_points(scoring, units, rules, out, i):
-    """Points of the ``scoring`` rows of one interpretation (its INFO_ROWS and INFO_UNITS after
+def write_row_points(scoring, scoring_hi, units, rules, out, i):
+    """Points of the ``scoring``, ``scoring_hi`` rows of one interpretation (its INFO_ROWS, INFO_ROWS_HI and
+    INFO_UNITS after
     :func:`interpret_loaded`) into row ``i`` of ``out`` (N, C), which must be zeroed, at each row's column
     (the rows in force of the table, :attr:`fastscore.rules.RuleTable.row_ids`); ``rules``:
     :func:`fastscore.kernels.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
+        out[i, rules[RP_COLUMN + r]] = row_value(r, units, rules)
+        m &= m - 1
+    m = scoring_hi
+    while m:
+        r = WORD_BITS + lowest_bit(m)
         out[i, rules[RP_COLUMN + r]] = row_value(r, units, rules)
         m &= m - 1
 
@@ -552,7 +579,7 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         legal[i] = info[j, INFO_LEGAL] != 0
         payout[i] = info[j, INFO_PAYOUT]
         if n_columns != 0:
-            write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, row_points, i)
+            write_row_points(info[j, INFO_ROWS], info[j, INFO_ROWS_HI], info[j, INFO_UNITS], rules, row_points, i)
 
 
 #: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
@@ -623,7 +650,7 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, rules[RP_N_COLUMNS]), dtype=np.int64)
     for j in range(n):
-        write_row_points(info[j, INFO_ROWS], info[j, INFO_UNITS], rules, rows, j)
+        write_row_points(info[j, INFO_ROWS], info[j, INFO_ROWS_HI], info[j, INFO_UNITS], rules, rows, j)
     return n, info, rows
 
 
@@ -632,12 +659,12 @@ _interpretation_called = jit_block(twin(_interpretation, "called"))
 
 
 @jit_inline
-def _interpretation_shared(info_out, j, shape, a, b, c, evaluated, f):
+def _interpretation_shared(info_out, j, shape, a, b, c, evaluated, f, live_hi, both):
     """:func:`_interpretation` through its one called build (every number as int64: the shapes are
     constants, which numba would otherwise compile apart)."""
-    rows, units = evaluated
+    rows, rows_hi, units = evaluated
     _interpretation_called(info_out, np.int64(j), np.int64(shape), np.int64(a), np.int64(b), np.int64(c),
-                           (np.int64(rows), np.int64(units)), f)
+                           (np.int64(rows), np.int64(rows_hi), np.int64(units)), f, np.bool_(live_hi), np.bool_(both))
 
 
 #: :func:`collect_interpretations` compiled once as a function of its own (not inlined), for

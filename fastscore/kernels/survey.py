@@ -24,11 +24,12 @@ from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tables import ENTRY_INFO_MASK
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import honour_summary_row, row_code
-from .evaluate import RP_WIN_SHAPES, lowest_bit, pack_rules, row_value
+from .evaluate import RP_LIVE_HI, RP_WIN_SHAPES, lowest_bit, pack_rules, row_value
 from .features import N_FIELDS, context, load_hand, record_with_win
-from .rows import WIN_BITS, WIN_UNITS, evaluate_hand, evaluate_win
+from .rows import WIN_BITS, WIN_BITS_HI, WIN_UNITS, WORD_BITS, evaluate_hand, evaluate_win
 from .score import (
     INFO_ROWS,
+    INFO_ROWS_HI,
     INFO_SHAPE,
     INFO_UNITS,
     MAX_INTERPRETATIONS,
@@ -94,14 +95,14 @@ def _survey_rows(full, declared, multiplicity, share, win, sampled, self_drawn, 
 def _stripe_scratch():
     """The scratch of one :func:`_survey_stripe`: ``make_scratch``'s counts and info, the interpretations'
     records, the hand being scored as a batch of one (its tiles and its declared sets), the win rows of
-    each interpretation for each distinct pattern met in a hand (at most one per kind; columns 2 and 3 those
-    of the compared table where its shapes that win differ, which changes single waits), and the results
-    of each pattern under each table (:func:`_best`)."""
+    each interpretation for each distinct pattern met in a hand (at most one per kind; columns 0-2: the two
+    row words and the units, 3-5 those of the compared table where its shapes that win differ, which changes
+    single waits), and the results of each pattern under each table (:func:`_best`)."""
     counts, info, _ = make_scratch()
     return (counts, info, np.zeros((MAX_INTERPRETATIONS, N_FIELDS), dtype=np.int64),
             np.zeros((1, N_KINDS), dtype=np.uint8), np.zeros((1, MAX_DECLARED, 2), dtype=np.int8),
-            np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 4), dtype=np.int64),
-            np.zeros((N_KINDS + 1, 2, 5), dtype=np.int64))
+            np.zeros((N_KINDS + 1, MAX_INTERPRETATIONS, 6), dtype=np.int64),
+            np.zeros((N_KINDS + 1, 2, 6), dtype=np.int64))
 
 
 @jit_block
@@ -116,6 +117,7 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
     shapes = rules[RP_WIN_SHAPES]
     shapes_other = other[RP_WIN_SHAPES] if compare else shapes
     split = shapes_other != shapes
+    live_hi = rules[RP_LIVE_HI] != 0 or (compare and other[RP_LIVE_HI] != 0)
     for i in range(lo, hi):
         for t in range(N_KINDS):
             row[0, t] = full[i, t]
@@ -136,9 +138,9 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
         row[0, first] -= 1
         hand = load_hand(row, sets, 0)
         ctx = context(hand, first, self_drawn[i], hand_seat, hand_round, flowers[i], 0, False, 0)
-        hand_rows, hand_units = evaluate_hand(ctx)
-        m = collect_interpretations(ctx, 0, shapes | shapes_other, suit_entries, dec_words, row, sets, 0, counts, hand,
-                                    info, records, True)
+        hand_rows, hand_rows_hi, hand_units = evaluate_hand(ctx, live_hi)
+        m = collect_interpretations(ctx, 0, shapes | shapes_other, live_hi, False, suit_entries, dec_words, row, sets,
+                                    0, counts, hand, info, records, True)
         row[0, first] += 1
         standard = False
         for j in range(m):
@@ -188,30 +190,36 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
             # The win rows of every interpretation won on t.  A kind whose win rows equal an earlier kind's
             # of this hand has its results: nothing else differs (Row.reads_win, tested).
             for j in range(m):
-                win_rows, win_units = evaluate_win(record_with_win(records, j, t, single and
-                                                                   info[j, INFO_SHAPE] == STANDARD))
+                win_rows, win_rows_hi, win_units = evaluate_win(
+                    record_with_win(records, j, t, single and info[j, INFO_SHAPE] == STANDARD), live_hi)
                 patterns[n_known, j, 0] = win_rows
-                patterns[n_known, j, 1] = win_units
+                patterns[n_known, j, 1] = win_rows_hi
+                patterns[n_known, j, 2] = win_units
                 if split:
-                    win_rows, win_units = evaluate_win(record_with_win(records, j, t, single_other and
-                                                                       info[j, INFO_SHAPE] == STANDARD))
-                patterns[n_known, j, 2] = win_rows
-                patterns[n_known, j, 3] = win_units
+                    win_rows, win_rows_hi, win_units = evaluate_win(
+                        record_with_win(records, j, t, single_other and info[j, INFO_SHAPE] == STANDARD), live_hi)
+                patterns[n_known, j, 3] = win_rows
+                patterns[n_known, j, 4] = win_rows_hi
+                patterns[n_known, j, 5] = win_units
             k = 0
             while k < n_known:
                 j = 0
                 while j < m and patterns[k, j, 0] == patterns[n_known, j, 0] \
                         and patterns[k, j, 1] == patterns[n_known, j, 1] \
                         and patterns[k, j, 2] == patterns[n_known, j, 2] \
-                        and patterns[k, j, 3] == patterns[n_known, j, 3]:
+                        and patterns[k, j, 3] == patterns[n_known, j, 3] \
+                        and patterns[k, j, 4] == patterns[n_known, j, 4] \
+                        and patterns[k, j, 5] == patterns[n_known, j, 5]:
                     j += 1
                 if j == m:
                     break
                 k += 1
             if k == n_known:  # a new pattern: score it under each table
-                _best(info, patterns, k, m, hand_rows, hand_units, hand_seat, hand_round, rules, results, 0)
+                _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, hand_seat, hand_round, rules, results,
+                      0)
                 if compare:
-                    _best(info, patterns, k, m, hand_rows, hand_units, hand_seat, hand_round, other, results, 1)
+                    _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, hand_seat, hand_round, other,
+                          results, 1)
                 n_known += 1
             payout[out] = _tally(results, k, 0, wu, ww, total_acc, rows_acc, shapes_acc, chicken_acc, illegal_acc, s)
             if compare:
@@ -221,19 +229,20 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
 
 
 # Columns of a result of :func:`_best`.
-R_SHAPE, R_PAYOUT, R_CHICKEN, R_LEGAL, R_ROWS = range(5)
+R_SHAPE, R_PAYOUT, R_CHICKEN, R_LEGAL, R_ROWS, R_ROWS_HI = range(6)
 
 
 @jit_inline
-def _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, results, table):
+def _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, seat, round_wind, rules, results, table):
     """``results[k, table]`` gets the best of the ``m`` interpretations (``info``) in a shape that wins under
-    ``rules``, with the win rows of pattern ``k`` for that table (columns ``2 table`` and ``2 table + 1``)
+    ``rules``, with the win rows of pattern ``k`` for that table (columns ``3 table`` to ``3 table + 2``)
     (section 6: payout, then points, then order): its shape (-1: none), payout, chicken and legal (0 or 1),
-    and the rows it scores with non-zero points."""
+    and the rows it scores with non-zero points (two row words)."""
     best_shape = -1
     best_payout = np.int64(0)
     best_points = np.int64(0)
     best_scoring = np.int64(0)
+    best_scoring_hi = np.int64(0)
     best_units = np.int64(0)
     best_chicken = False
     best_legal = False
@@ -242,14 +251,17 @@ def _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, 
         shape = info[j, INFO_SHAPE]
         if ((wins >> shape) & 1) == 0:
             continue
-        rows = ((info[j, INFO_ROWS] | hand_rows) & ~WIN_BITS) | patterns[k, j, 2 * table]
-        units = ((info[j, INFO_UNITS] | hand_units) & ~WIN_UNITS) | patterns[k, j, 2 * table + 1]
-        scoring, points, chicken, _, legal, pay = score_interpretation(rows, units, shape, round_wind, seat, 0, rules)
+        rows = ((info[j, INFO_ROWS] | hand_rows) & ~WIN_BITS) | patterns[k, j, 3 * table]
+        rows_hi = ((info[j, INFO_ROWS_HI] | hand_rows_hi) & ~WIN_BITS_HI) | patterns[k, j, 3 * table + 1]
+        units = ((info[j, INFO_UNITS] | hand_units) & ~WIN_UNITS) | patterns[k, j, 3 * table + 2]
+        scoring, scoring_hi, points, chicken, _, legal, pay = score_interpretation(rows, rows_hi, units, shape,
+                                                                                  round_wind, seat, 0, rules)
         if best_shape < 0 or pay > best_payout or (pay == best_payout and points > best_points):
             best_shape = shape
             best_payout = pay
             best_points = points
             best_scoring = scoring
+            best_scoring_hi = scoring_hi
             best_units = units
             best_chicken = chicken
             best_legal = legal
@@ -260,11 +272,19 @@ def _best(info, patterns, k, m, hand_rows, hand_units, seat, round_wind, rules, 
         left &= left - 1
         if row_value(r, best_units, rules) != 0:  # a row valued 0 by the table is not tallied as scoring
             tallied |= np.int64(1) << r
+    tallied_hi = np.int64(0)
+    left = best_scoring_hi
+    while left:
+        r = lowest_bit(left)
+        left &= left - 1
+        if row_value(WORD_BITS + r, best_units, rules) != 0:
+            tallied_hi |= np.int64(1) << r
     results[k, table, R_SHAPE] = best_shape
     results[k, table, R_PAYOUT] = best_payout if best_shape >= 0 else -1
     results[k, table, R_CHICKEN] = best_chicken
     results[k, table, R_LEGAL] = best_legal
     results[k, table, R_ROWS] = tallied
+    results[k, table, R_ROWS_HI] = tallied_hi
 
 
 @jit_inline
@@ -286,6 +306,12 @@ def _tally(results, k, table, wu, ww, total_acc, rows_acc, shapes_acc, chicken_a
         left = results[k, table, R_ROWS]
         while left:
             r = lowest_bit(left)
+            left &= left - 1
+            rows_acc[s, table, 0, r] += wu
+            rows_acc[s, table, 1, r] += ww
+        left = results[k, table, R_ROWS_HI]
+        while left:
+            r = WORD_BITS + lowest_bit(left)
             left &= left - 1
             rows_acc[s, table, 0, r] += wu
             rows_acc[s, table, 1, r] += ww
