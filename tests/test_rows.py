@@ -28,6 +28,10 @@ def table_rows(path: Path = RULES_TOML) -> dict:
     return {row["id"]: row for row in tomllib.loads(path.read_text())["row"]}
 
 
+#: The evaluators' ``hi``: every row of the high row word in force.
+EVERY_HIGH_ROW = (1 << rows.WORD_BITS) - 1
+
+
 def joined(evaluated) -> tuple[int, int]:
     """An evaluator's ``(rows, rows_hi, units)`` as ``(rows of both words as one int, bit r for row r; units)``."""
     low, high, units = (int(v) for v in evaluated)
@@ -138,7 +142,7 @@ def records():
 
 def test_evaluate_is_every_predicate(records):
     for f in records:
-        got_rows, got_units = joined(rows.evaluate(f, True))
+        got_rows, got_units = joined(rows.evaluate(f, EVERY_HIGH_ROW))
         expected = 0
         for r, row in enumerate(rows.REGISTRY):
             u = int(row.predicate(f))
@@ -153,9 +157,9 @@ def test_evaluate_is_every_predicate(records):
 
 def test_the_scoped_evaluators_split_the_rows(records):
     for f in records:
-        every = joined(rows.evaluate(f, True))
-        hand = joined(rows.evaluate_hand(f, True))
-        interpretation = joined(rows.evaluate_interpretation(f, True))
+        every = joined(rows.evaluate(f, EVERY_HIGH_ROW))
+        hand = joined(rows.evaluate_hand(f, EVERY_HIGH_ROW))
+        interpretation = joined(rows.evaluate_interpretation(f, EVERY_HIGH_ROW))
         hand_bits = mask(rows.HAND_BITS, rows.HAND_BITS_HI)
         assert hand[0] & ~hand_bits == 0 and interpretation[0] & hand_bits == 0
         assert hand[0] | interpretation[0] == every[0]
@@ -166,7 +170,8 @@ def test_hand_rows_read_only_the_context(records):
     """Rows of scope ``hand`` are evaluated once per win, on a record with blank interpretation fields."""
     for f in records:
         blank = Features(**{name: (getattr(f, name) if name in CONTEXT_FIELDS else 0) for name in Features._fields})
-        assert rows.evaluate_hand(f, True) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1), True)
+        assert rows.evaluate_hand(f, EVERY_HIGH_ROW) == rows.evaluate_hand(blank._replace(shape=-1, eyes=-1),
+                                                                           EVERY_HIGH_ROW)
 
 
 def test_interpretation_rows_read_self_draw_only_when_flagged(records):
@@ -176,9 +181,10 @@ def test_interpretation_rows_read_self_draw_only_when_flagged(records):
     read = 0
     for f in records:
         other = f._replace(self_drawn=1 - f.self_drawn)
-        a, b = joined(rows.evaluate_interpretation(f, True)), joined(rows.evaluate_interpretation(other, True))
+        a = joined(rows.evaluate_interpretation(f, EVERY_HIGH_ROW))
+        b = joined(rows.evaluate_interpretation(other, EVERY_HIGH_ROW))
         assert a[0] & ~flagged == b[0] & ~flagged and a[1] == b[1]
-        assert joined(rows.evaluate_self_drawn(f, True))[0] == a[0] & flagged
+        assert joined(rows.evaluate_self_drawn(f, EVERY_HIGH_ROW))[0] == a[0] & flagged
         read |= a[0] ^ b[0]
     assert read & ~flagged == 0
     f = records[0]._replace(n_sheungs=5, word=1, flowers=0, win=4, concealed_m=1 << 4, shape=0)
@@ -197,9 +203,9 @@ def test_only_the_win_rows_read_the_winning_tile(records):
     for f in records:
         moved = f._replace(win=int(rng.integers(0, 34)), single_wait=1 - f.single_wait)
         for g in (f, moved):
-            every_rows, every_units = joined(rows.evaluate(g, True))
-            assert joined(rows.evaluate_win(g, True)) == (every_rows & win_bits, every_units & rows.WIN_UNITS)
-        a, b = joined(rows.evaluate(f, True)), joined(rows.evaluate(moved, True))
+            every_rows, every_units = joined(rows.evaluate(g, EVERY_HIGH_ROW))
+            assert joined(rows.evaluate_win(g, EVERY_HIGH_ROW)) == (every_rows & win_bits, every_units & rows.WIN_UNITS)
+        a, b = joined(rows.evaluate(f, EVERY_HIGH_ROW)), joined(rows.evaluate(moved, EVERY_HIGH_ROW))
         assert a[0] & ~win_bits == b[0] & ~win_bits and a[1] & ~rows.WIN_UNITS == b[1] & ~rows.WIN_UNITS
     # ... and the flags are not idle: each flagged row does read it (good eyes of Nico Nico: the winning tile)
     nico = records[0]._replace(shape=int(Shape.NICO_NICO), eyes=-1)
@@ -242,6 +248,18 @@ def test_the_high_row_word_is_evaluated_only_when_asked(records):
     those predicates: the evaluators give the low word and its units alone."""
     high_units = sum(int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r]) for r in range(rows.WORD_BITS, rows.N_ROWS))
     for f in records:
-        low, high, units = rows.evaluate(f, False)
-        every_low, _, every_units = rows.evaluate(f, True)
+        low, high, units = rows.evaluate(f, 0)
+        every_low, _, every_units = rows.evaluate(f, EVERY_HIGH_ROW)
         assert high == 0 and low == every_low and units == every_units & ~high_units
+
+
+def test_a_row_of_the_high_word_in_force_is_evaluated_alone(records):
+    """``hi`` names the rows of the high word in force; their predicates run (in blocks of
+    ``codegen.HIGH_BLOCK``), so one row in force gets its own bit and units, whatever the others."""
+    for r in range(rows.WORD_BITS, rows.N_ROWS):
+        bit = 1 << (r - rows.WORD_BITS)
+        field = int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r])
+        for f in records[:40]:
+            _, high, units = rows.evaluate(f, bit)
+            _, every_high, every_units = rows.evaluate(f, EVERY_HIGH_ROW)
+            assert high & bit == every_high & bit and units & field == every_units & field, rows.ROW_IDS[r]

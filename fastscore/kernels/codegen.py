@@ -16,9 +16,17 @@ from .._jit import jit, jit_inline
 __all__ = ["evaluator_source", "evaluator"]
 
 
+#: Rows of the high word per block of :func:`high_source`: a block whose rows are none in force is skipped.
+HIGH_BLOCK = 8
+
+
+def _high_mask(rows, word_bits: int) -> int:
+    return sum(1 << (r - word_bits) for r in rows)
+
+
 def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
     """Python source of :func:`evaluator`'s function ``name``: predicate ``_p{r}`` for each ``r`` of ``bits``
-    below ``word_bits``, and a call of ``_high(f)`` for the others when there are any."""
+    below ``word_bits``, and a call of ``_high(f, hi)`` when ``hi`` has one of the others."""
     lines = [f"def {name}(f, hi):", "    rows = np.int64(0)", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
     for r in bits:
         if r >= word_bits:
@@ -27,23 +35,28 @@ def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
         lines.append(f"    rows |= np.int64(u{r} != 0) << {r}")
         if r in unit_shifts:
             lines.append(f"    units |= u{r} << {unit_shifts[r]}")
-    if any(r >= word_bits for r in bits):
-        lines += ["    if hi:", "        rows_hi, high_units = _high(f)", "        units |= high_units"]
+    high = [r for r in bits if r >= word_bits]
+    if high:
+        lines += [f"    if hi & {_high_mask(high, word_bits)}:", "        rows_hi, high_units = _high(f, hi)",
+                  "        units |= high_units"]
     lines.append("    return rows, rows_hi, units")
     return "\n".join(lines) + "\n"
 
 
 def high_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
     """Python source of the function ``name`` that :func:`evaluator`'s function calls for the rows of ``bits``
-    from ``word_bits`` on: ``(rows_hi, units)``."""
-    lines = [f"def {name}(f):", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
-    for r in bits:
-        if r < word_bits:
-            continue
-        lines.append(f"    u{r} = np.int64(_p{r}(f))")
-        lines.append(f"    rows_hi |= np.int64(u{r} != 0) << {r - word_bits}")
-        if r in unit_shifts:
-            lines.append(f"    units |= u{r} << {unit_shifts[r]}")
+    from ``word_bits`` on: ``(rows_hi, units)``, in blocks of :data:`HIGH_BLOCK` rows, each run only when
+    ``hi`` has one of its rows."""
+    high = [r for r in bits if r >= word_bits]
+    lines = [f"def {name}(f, hi):", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
+    for k in range(0, len(high), HIGH_BLOCK):
+        block = high[k:k + HIGH_BLOCK]
+        lines.append(f"    if hi & {_high_mask(block, word_bits)}:")
+        for r in block:
+            lines.append(f"        u{r} = np.int64(_p{r}(f))")
+            lines.append(f"        rows_hi |= np.int64(u{r} != 0) << {r - word_bits}")
+            if r in unit_shifts:
+                lines.append(f"        units |= u{r} << {unit_shifts[r]}")
     lines.append("    return rows_hi, units")
     return "\n".join(lines) + "\n"
 
@@ -70,8 +83,9 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, in
     function
         ``(f, hi) -> (rows int64, rows_hi int64, units int64)``: the bit of row r set in ``rows`` or
         ``rows_hi`` when predicate r fires, each counting row's units at its shift of ``units``. The
-        predicates of the ``rows_hi`` rows run only when ``hi`` is true (a table with a row of that word in
-        force; ``rows_hi`` is 0 otherwise), in a function of their own that the evaluator calls.
+        predicates of the ``rows_hi`` rows run only when ``hi`` has a row of theirs (a table with such a row in
+        force: ``hi`` is the high row word of the rows in force; ``rows_hi`` is 0 without them), in a
+        function of their own that the evaluator calls, in blocks skipped when none of their rows is in force.
         Straight-line code; the predicates are inlined when they are ``jit_inline``.
     """
     bits = tuple(predicates)

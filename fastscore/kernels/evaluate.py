@@ -40,7 +40,7 @@ def popcount(x):
 # each row's units shift (R,), units mask (R,) and number of tiers (R,) (from the
 # registry of fastscore.kernels.rows), each row's column of a row-points array (R,;
 # -1 for a row not in force) and the number of columns, the payout's base and unit,
-# the shapes that win (bit s for shape s), whether a row of the high row word is in force,
+# the shapes that win (bit s for shape s), the high row word of the rows in force,
 # the number of replacers K, the replacers (K,), then for each k the two row words of
 # replacers k to K-1 ((K,) low words, then (K,) high words).
 RP_POINTS = 0
@@ -87,7 +87,7 @@ def pack_rules(rule_args):
         out[RP_COLUMN + r] = columns[r]
         n_columns = max(n_columns, columns[r] + 1)
         if r >= WORD_BITS and columns[r] >= 0:
-            live_hi = 1
+            live_hi |= 1 << (r - WORD_BITS)
     for x in range(4):
         out[RP_SHAPES + 2 * x] = shape_bits[x, 0]
         out[RP_SHAPES + 2 * x + 1] = shape_bits[x, 1]

@@ -159,8 +159,8 @@ def _interpretation(info_out, j, shape, a, b, c, evaluated, f, live_hi, both):
     """Record interpretation ``j`` (shape, a, b, c) with the rows of scope ``interpretation`` that its
     features fire and their units (``evaluated``: :data:`fastscore.kernels.rows.evaluate_interpretation` of its
     record ``f``), and the rows that read ``self_drawn`` as they fire when ``f`` is won by self-draw
-    (:data:`fastscore.kernels.rows.evaluate_self_drawn`; only with ``both``, and the high row word's only
-    with ``live_hi``); :func:`interpret_loaded` scores it."""
+    (:data:`fastscore.kernels.rows.evaluate_self_drawn`; only with ``both``); ``live_hi`` is the high row
+    word of the rows in force (``RP_LIVE_HI``), whose predicates alone run; :func:`interpret_loaded` scores it."""
     rows, rows_hi, units = evaluated
     if both:
         self_rows, self_rows_hi, _ = evaluate_self_drawn(self_drawn_context(f), live_hi)
@@ -232,7 +232,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     ``interpretation`` once per interpretation (:mod:`fastscore.kernels.rows`).
     """
     ctx = context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, events)
-    live_hi = rules[RP_LIVE_HI] != 0
+    live_hi = rules[RP_LIVE_HI]
     hand_rows, hand_rows_hi, hand_units = evaluate_hand(ctx, live_hi)
     n = collect_interpretations(ctx, known_waits, rules[RP_WIN_SHAPES], live_hi, both and not self_drawn, suit_entries,
                                 dec_words, concealed, declared, i, counts, hand, info_out, info_out, False)
@@ -300,9 +300,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
     """Every interpretation of the win ``ctx`` (:func:`fastscore.kernels.features.context`) of hand ``i`` of
     ``concealed`` (N, 34) and ``declared`` (N, 5, 2), loaded as ``hand``, in a shape that wins
     (``win_shapes``: bit s for shape s; the standard shape always wins): rows 0 .. n-1 of ``info_out``
-    get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units (the rows
-    of the high row word only with ``live_hi``), and with ``both`` the rows that read ``self_drawn`` as they
-    fire won by self-draw; returns n.
+    get its shape, a, b, c, and the rows of scope ``interpretation`` that it fires with their units (of the
+    high row word, only those of ``live_hi``, the rows in force), and with ``both`` the rows that read
+    ``self_drawn`` as they fire won by self-draw; returns n.
 
     ``known_waits``: the number of waits of the 16 tiles, or -1 to work out whether the winning tile is the
     only one.  With ``keep``, row j of ``records`` (K, :data:`fastscore.kernels.features.N_FIELDS`) also gets
@@ -664,7 +664,7 @@ def _interpretation_shared(info_out, j, shape, a, b, c, evaluated, f, live_hi, b
     constants, which numba would otherwise compile apart)."""
     rows, rows_hi, units = evaluated
     _interpretation_called(info_out, np.int64(j), np.int64(shape), np.int64(a), np.int64(b), np.int64(c),
-                           (np.int64(rows), np.int64(rows_hi), np.int64(units)), f, np.bool_(live_hi), np.bool_(both))
+                           (np.int64(rows), np.int64(rows_hi), np.int64(units)), f, np.int64(live_hi), np.bool_(both))
 
 
 #: :func:`collect_interpretations` compiled once as a function of its own (not inlined), for

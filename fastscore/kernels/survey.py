@@ -117,7 +117,7 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
     shapes = rules[RP_WIN_SHAPES]
     shapes_other = other[RP_WIN_SHAPES] if compare else shapes
     split = shapes_other != shapes
-    live_hi = rules[RP_LIVE_HI] != 0 or (compare and other[RP_LIVE_HI] != 0)
+    live_hi = rules[RP_LIVE_HI] | (other[RP_LIVE_HI] if compare else 0)
     for i in range(lo, hi):
         for t in range(N_KINDS):
             row[0, t] = full[i, t]
