@@ -1016,6 +1016,51 @@ def row_super_eight_pairs(i: Interpretation, w: Win) -> int:
 def row_human_win(i: Interpretation, w: Win) -> int:
     return "human" in w.events
 
+
+def sheung_counts(i: Interpretation) -> dict:
+    """(suit, lowest number) -> how many sheungs of a standard interpretation, declared ones included."""
+    counts = {}
+    if i.shape == "standard":
+        for run in i.runs:
+            counts[(run.suit, run.lowest)] = counts.get((run.suit, run.lowest), 0) + 1
+    return counts
+
+
+def at_start(i: Interpretation, n: int) -> list[int]:
+    """The sheungs starting at number ``n`` in each suit."""
+    counts = sheung_counts(i)
+    return [counts.get((suit, n), 0) for suit in range(3)]
+
+
+def row_pure_double_chow(i: Interpretation, w: Win) -> int:
+    return sum(sum(1 for c in at_start(i, n) if c == 2) for n in range(1, 8) if sum(at_start(i, n)) <= 3)
+
+
+def row_pure_triple_chow(i: Interpretation, w: Win) -> int:
+    return any(3 in at_start(i, n) and sum(at_start(i, n)) == 3 for n in range(1, 8))
+
+
+def row_pure_quadruple_chow(i: Interpretation, w: Win) -> int:
+    return any(4 in at_start(i, n) for n in range(1, 8))
+
+
+def row_double_mixed_chow(i: Interpretation, w: Win) -> int:
+    return sum(1 for n in range(1, 8)
+               if sum(1 for c in at_start(i, n) if c) == 2 and 2 <= sum(at_start(i, n)) <= 3)
+
+
+def row_quadruple_mixed_chow(i: Interpretation, w: Win) -> int:
+    return max((sum(at_start(i, n)) for n in range(1, 8)), default=0) == 4
+
+
+def row_quintuple_mixed_chow(i: Interpretation, w: Win) -> int:
+    return max((sum(at_start(i, n)) for n in range(1, 8)), default=0) == 5
+
+
+def row_linear_chows(i: Interpretation, w: Win) -> int:
+    counts = sheung_counts(i)
+    return sum(min(counts.get((suit, 1), 0), counts.get((suit, 7), 0)) for suit in range(3))
+
 PREDICATES = {
     "self_draw": row_self_draw,
     "concealed_hand": row_concealed_hand,
@@ -1107,6 +1152,13 @@ PREDICATES = {
     "pung_wait": row_pung_wait,
     "super_eight_pairs": row_super_eight_pairs,
     "human_win": row_human_win,
+    "pure_double_chow": row_pure_double_chow,
+    "pure_triple_chow": row_pure_triple_chow,
+    "pure_quadruple_chow": row_pure_quadruple_chow,
+    "double_mixed_chow": row_double_mixed_chow,
+    "quadruple_mixed_chow": row_quadruple_mixed_chow,
+    "quintuple_mixed_chow": row_quintuple_mixed_chow,
+    "linear_chows": row_linear_chows,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.

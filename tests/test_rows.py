@@ -82,7 +82,7 @@ def test_derived_constants_follow_the_registry():
     assert [rows.ROW_IDS[r] for r in rows.UNIT_ROWS] == [
         "seat_flower", "flower_set", "wind_pong", "dragon_pong", "nico_quad_pairs", "streak_bonus", "dealer_streak",
         "non_seat_wind_pong", "concealed_gong", "mixed_flower", "seat_flower_outside_set", "linear_pongs",
-        "double_brothers"]
+        "double_brothers", "pure_double_chow", "double_mixed_chow", "linear_chows"]
     assert [rows.ROW_IDS[r] for r in range(rows.N_ROWS)
             if (mask(rows.SELF_DRAWN_BITS, rows.SELF_DRAWN_BITS_HI) >> r) & 1] == [
         "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs", "ping_hu", "two_concealed_pongs",
@@ -132,6 +132,7 @@ def random_features(rng, n):
             quads=int(rng.integers(0, 4)), orphans_m=int(rng.integers(0, 512)), orphans_p=int(rng.integers(0, 512)),
             orphans_s=int(rng.integers(0, 512)), exposed_sets=int(rng.integers(0, 6)), events=int(rng.integers(0, 128)),
             pairs=int(rng.integers(0, 1 << 34)) & int(rng.integers(0, 1 << 34)),
+            sheung_counts=int(rng.integers(0, 1 << 62)) & int(rng.integers(0, 1 << 62)) & int(rng.integers(0, 1 << 62)),
         )
 
 

@@ -24,7 +24,8 @@ __all__ = ["concealed_pong_count", "three_concealed_pongs", "four_concealed_pong
            "pure_terminals", "mixed_outside", "pure_outside", "mixed_with_x", "pure_with_x", "linear_pongs",
            "double_brothers", "small_triple_brothers", "big_triple_brothers", "small_triple_sisters",
            "big_triple_sisters", "mixed_straight", "mixed_straight_concealed", "false_solo", "pung_wait",
-           "super_eight_pairs", "human_win"]
+           "super_eight_pairs", "human_win", "pure_double_chow", "pure_triple_chow", "pure_quadruple_chow",
+           "double_mixed_chow", "quadruple_mixed_chow", "quintuple_mixed_chow", "linear_chows"]
 
 # Event bits as plain ints (numba freezes module globals as constants).
 _LAST_TILE, _AFTER_GONG, _ROBBING_GONG = int(Event.LAST_TILE), int(Event.AFTER_GONG), int(Event.ROBBING_GONG)
@@ -484,3 +485,85 @@ def human_win(f):
     """Won in the first go-around after the dealer's first discard, before any claim (event ``human``;
     mahjong16 ``ren_hu``, hk-taiwanese e-11)."""
     return _event(f, _HUMAN)
+
+
+# ---------------------------------------------------------------------------------------------- sheung counts
+
+@jit_inline
+def _sheungs_at(f, suit, start):
+    """How many sheungs of the interpretation (declared ones included) start at ``start`` (0-6) in ``suit``."""
+    return (f.sheung_counts >> (3 * (7 * suit + start))) & 7
+
+
+@jit_inline
+def pure_double_chow(f):
+    """One unit per suit holding exactly two identical sheungs, at a start with at most three sheungs in all
+    (hk-taiwanese s-1)."""
+    units = np.int64(0)
+    for start in range(7):
+        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
+        twos = np.int64(m == 2) + np.int64(p == 2) + np.int64(s == 2)
+        units += twos * np.int64(m + p + s <= 3)
+    return units
+
+
+@jit_inline
+def pure_triple_chow(f):
+    """Three identical sheungs, and no fourth sheung at that start (hk-taiwanese s-2)."""
+    found = np.int64(0)
+    for start in range(7):
+        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
+        found |= np.int64((m == 3) | (p == 3) | (s == 3)) & np.int64(m + p + s == 3)
+    return found
+
+
+@jit_inline
+def pure_quadruple_chow(f):
+    """Four identical sheungs (hk-taiwanese s-3)."""
+    found = np.int64(0)
+    for start in range(7):
+        found |= np.int64((_sheungs_at(f, 0, start) == 4) | (_sheungs_at(f, 1, start) == 4)
+                          | (_sheungs_at(f, 2, start) == 4))
+    return found
+
+
+@jit_inline
+def double_mixed_chow(f):
+    """One unit per start with two or three sheungs in exactly two suits (hk-taiwanese s-4)."""
+    units = np.int64(0)
+    for start in range(7):
+        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
+        suits = np.int64(m != 0) + np.int64(p != 0) + np.int64(s != 0)
+        total = m + p + s
+        units += np.int64(suits == 2) & np.int64(total >= 2) & np.int64(total <= 3)
+    return units
+
+
+@jit_inline
+def _most_at_one_start(f):
+    """The most sheungs that start at one number, in any suits."""
+    most = np.int64(0)
+    for start in range(7):
+        most = max(most, _sheungs_at(f, 0, start) + _sheungs_at(f, 1, start) + _sheungs_at(f, 2, start))
+    return most
+
+
+@jit_inline
+def quadruple_mixed_chow(f):
+    """Four sheungs starting at one number, in any suits (hk-taiwanese s-6)."""
+    return np.int64(_most_at_one_start(f) == 4)
+
+
+@jit_inline
+def quintuple_mixed_chow(f):
+    """Five sheungs starting at one number (hk-taiwanese s-7)."""
+    return np.int64(_most_at_one_start(f) == 5)
+
+
+@jit_inline
+def linear_chows(f):
+    """Per suit, one unit per 123 with a 789 of that suit: min(123s, 789s) (hk-taiwanese h-1)."""
+    units = np.int64(0)
+    for suit in range(3):
+        units += min(_sheungs_at(f, suit, 0), _sheungs_at(f, suit, 6))
+    return units

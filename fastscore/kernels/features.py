@@ -77,6 +77,8 @@ class Features(NamedTuple):
         columns above keep their places).
     events : the win's timing events, bits of :class:`fastscore.events.Event` (a context field).
     pairs : Nico Nico: bit t for each kind held as a pair or as two (four of a kind); 0 otherwise.
+    sheung_counts : standard shape: how many sheungs (declared ones included) start at each number of each
+        suit, three bits each, at bit ``3 * (7 * suit + start)``; 0 otherwise.
     """
 
     word: int
@@ -108,6 +110,7 @@ class Features(NamedTuple):
     exposed_sets: int
     events: int
     pairs: int
+    sheung_counts: int
 
 
 class Hand(NamedTuple):
@@ -119,7 +122,8 @@ class Hand(NamedTuple):
     sheung starts as three 7-bit masks ``m | p << 7 | s << 14``; n_sheungs :
     declared sheungs; word : suit word of the 16 tiles; k0, k1, k2 : the base-5
     codes of the concealed tiles of each number suit; honours : the concealed
-    honours' :func:`fastscore.kernels.decompose.honour_summary_row`.
+    honours' :func:`fastscore.kernels.decompose.honour_summary_row`; sheung_counts : the declared
+    sheungs of each start of each suit, three bits each (:attr:`Features.sheung_counts`).
     """
 
     n_declared: int
@@ -135,6 +139,7 @@ class Hand(NamedTuple):
     k1: int
     k2: int
     honours: tuple
+    sheung_counts: int
 
 
 @jit
@@ -177,6 +182,7 @@ def load_hand(concealed, declared, i):
     concealed_gongs = 0
     gongs = 0
     starts = 0
+    sheung_counts = 0
     n_sheungs = 0
     word = 0
     for k in range(MAX_DECLARED):
@@ -189,6 +195,7 @@ def load_hand(concealed, declared, i):
         n_exposed += np.int64(kind != _CONCEALED_GONG)
         if kind == _SHEUNG:
             starts |= 1 << (7 * (t // 9) + t % 9)
+            sheung_counts += 1 << (3 * (7 * (t // 9) + t % 9))
             n_sheungs += 1
         else:
             pongs |= 1 << t
@@ -203,7 +210,7 @@ def load_hand(concealed, declared, i):
     word |= np.int64(concealed[i, 31] != 0) * DRAGON_WH | np.int64(concealed[i, 32] != 0) * DRAGON_G
     word |= np.int64(concealed[i, 33] != 0) * DRAGON_R
     return Hand(n_declared, n_exposed > 0, n_exposed, pongs, concealed_gongs, gongs, starts, n_sheungs, word, c0, c1, c2,
-                honour_summary_row(concealed, i, -1))
+                honour_summary_row(concealed, i, -1), sheung_counts)
 
 
 @jit_inline
@@ -217,14 +224,14 @@ def context(hand, win, self_drawn, seat, round_wind, flowers, streak, closing, e
         shape=-1, pongs=0, concealed_pongs=0, gongs=0, sheungs_m=0, sheungs_p=0, sheungs_s=0,
         concealed_m=0, concealed_p=0, concealed_s=0, n_sheungs=0, eyes=-1, single_wait=0, quads=0,
         orphans_m=0, orphans_p=0, orphans_s=0, exposed_sets=np.int64(hand.n_exposed), events=np.int64(events),
-        pairs=0,
+        pairs=0, sheung_counts=0,
     )
 
 
 @jit_inline
 def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs_p, sheungs_s, concealed_m,
                    concealed_p, concealed_s, n_sheungs, eyes, single_wait, quads, orphans_m, orphans_p, orphans_s,
-                   pairs):
+                   pairs, sheung_counts):
     """The record of one interpretation: the context fields of ``ctx`` (from :func:`context`) and the
     interpretation's fields as given (see :class:`Features`)."""
     return Features(
@@ -236,7 +243,7 @@ def interpretation(ctx, shape, pongs, concealed_pongs, gongs, sheungs_m, sheungs
         concealed_s=np.int64(concealed_s), n_sheungs=np.int64(n_sheungs), eyes=np.int64(eyes),
         single_wait=np.int64(single_wait), quads=np.int64(quads), orphans_m=np.int64(orphans_m),
         orphans_p=np.int64(orphans_p), orphans_s=np.int64(orphans_s), exposed_sets=ctx.exposed_sets,
-        events=ctx.events, pairs=np.int64(pairs),
+        events=ctx.events, pairs=np.int64(pairs), sheung_counts=np.int64(sheung_counts),
     )
 
 
@@ -250,7 +257,7 @@ def self_drawn_context(ctx):
         sheungs_p=ctx.sheungs_p, sheungs_s=ctx.sheungs_s, concealed_m=ctx.concealed_m, concealed_p=ctx.concealed_p,
         concealed_s=ctx.concealed_s, n_sheungs=ctx.n_sheungs, eyes=ctx.eyes, single_wait=ctx.single_wait,
         quads=ctx.quads, orphans_m=ctx.orphans_m, orphans_p=ctx.orphans_p, orphans_s=ctx.orphans_s,
-        exposed_sets=ctx.exposed_sets, events=ctx.events, pairs=ctx.pairs,
+        exposed_sets=ctx.exposed_sets, events=ctx.events, pairs=ctx.pairs, sheung_counts=ctx.sheung_counts,
     )
 
 
@@ -278,7 +285,7 @@ def record_with_win(records, j, win, single_wait):
         concealed_m=records[j, 16], concealed_p=records[j, 17], concealed_s=records[j, 18],
         n_sheungs=records[j, 19], eyes=records[j, 20], single_wait=np.int64(single_wait), quads=records[j, 22],
         orphans_m=records[j, 23], orphans_p=records[j, 24], orphans_s=records[j, 25], exposed_sets=records[j, 26],
-        events=records[j, 27], pairs=records[j, 28],
+        events=records[j, 27], pairs=records[j, 28], sheung_counts=records[j, 29],
     )
 
 

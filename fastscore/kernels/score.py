@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit, jit_batch, jit_block, jit_inline, prange, twin
-from ..tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, STARTS_SHIFT
+from ..tables import ENTRY_INFO_MASK, ENTRY_OFFSET_SHIFT, N_SHEUNGS_SHIFT, PONG_SHIFT, SHEUNG_SHIFT, STARTS_SHIFT
 from ..tiles import MAX_DECLARED, N_KINDS, SetKind
 from .decompose import (
     MAX_DECOMPOSITIONS,
@@ -88,6 +88,8 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_SELF_DRAWN_ROWS_HI,
 ) = range(16)
 N_INFO = 16
+#: The sheung counts of one suit in a decomposition word (seven starts, three bits each; fastscore.tables).
+_SUIT_SHEUNGS = (1 << 21) - 1
 
 STANDARD, NICO_NICO, THIRTEEN_ORPHANS, SIXTEEN_ORPHANS = (int(s) for s in Shape)
 # SetKind values, as plain ints for the kernels.
@@ -387,8 +389,15 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
                         + ((wb >> N_SHEUNGS_SHIFT) & 7)
                         + ((wc >> N_SHEUNGS_SHIFT) & 7)
                     )
+                    # Sheungs per start, three bits each, for the rows of the high word that count them.
+                    sheung_counts = hand.sheung_counts + (
+                        ((wa >> SHEUNG_SHIFT) & _SUIT_SHEUNGS)
+                        | (((wb >> SHEUNG_SHIFT) & _SUIT_SHEUNGS) << 21)
+                        | (((wc >> SHEUNG_SHIFT) & _SUIT_SHEUNGS) << 42)
+                    )
                     f = interpretation(ctx, STANDARD, concealed_pongs | shown_pongs, concealed_pongs, hand.gongs,
-                                       cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0, 0)
+                                       cm | dm, cp | dp, cs | ds, cm, cp, cs, n_sheungs, eyes, single, 0, 0, 0, 0, 0,
+                                       sheung_counts)
                     if n < info_out.shape[0]:
                         _interpretation(info_out, n, STANDARD, a, b, c, evaluate_interpretation_inline(f, live_hi), f,
                                         live_hi, both)
@@ -416,7 +425,8 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
                 quads += 1
             if counts[t] == 2 or counts[t] == 4:
                 pairs |= np.int64(1) << t
-        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0, pairs)
+        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0, pairs,
+                           0)
         _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi, both)
         if keep:
             store_record(records, n, f)
@@ -435,7 +445,7 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
         sp = sheung if suit == 1 else 0
         ss = sheung if suit == 2 else 0
         f = interpretation(ctx, THIRTEEN_ORPHANS, pongs, pongs, 0, sm, sp, ss, sm, sp, ss, np.int64(sheung != 0),
-                           eyes, 0, 0, 0, 0, 0, 0)
+                           eyes, 0, 0, 0, 0, 0, 0, 0)
         _interpretation(info_out, n, THIRTEEN_ORPHANS, eyes, set_kind, set_tile, evaluate_interpretation(f, live_hi), f,
                         live_hi, both)
         if keep:
@@ -451,7 +461,7 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
         m1 = orphan_sheung(counts, 9)
         m2 = orphan_sheung(counts, 18)
         counts[eyes] += 1
-        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2, 0)
+        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2, 0, 0)
         _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi,
                         both)
         if keep:
