@@ -16,6 +16,8 @@ from .._jit import jit, jit_inline
 __all__ = ["evaluator_source", "evaluator"]
 
 
+#: The compiled functions of :func:`high_source`, by their rows and units shifts (made once a process).
+_HIGH: dict = {}
 #: Rows of the high word per block of :func:`high_source`: a block whose rows are none in force is skipped.
 HIGH_BLOCK = 8
 
@@ -90,15 +92,19 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, in
     """
     bits = tuple(predicates)
     namespace = {"np": np, **{f"_p{r}": predicates[r] for r in bits}}
-    if any(r >= word_bits for r in bits):
+    high_rows = tuple((r, unit_shifts.get(r)) for r in bits if r >= word_bits)
+    if high_rows:
         # The rows of the high word in a function of their own, called (not inlined): a table without them
-        # (the LRC table) runs the evaluator without their code in its loops.
-        high = high_source(f"{name}_high", bits, unit_shifts, word_bits)
-        exec(compile(high, __file__, "exec"), namespace)
-        func = namespace[f"{name}_high"]
-        func.__module__ = __name__
-        func.__doc__ = "Generated row evaluator of the high row word.\n\n" + high
-        namespace["_high"] = jit(func)
+        # (the LRC table) runs the evaluator without their code in its loops.  Evaluators of the same rows
+        # share it: one compile.
+        if high_rows not in _HIGH:
+            high = high_source(f"{name}_high", bits, unit_shifts, word_bits)
+            exec(compile(high, __file__, "exec"), namespace)
+            func = namespace[f"{name}_high"]
+            func.__module__ = __name__
+            func.__doc__ = "Generated row evaluator of the high row word.\n\n" + high
+            _HIGH[high_rows] = jit(func)
+        namespace["_high"] = _HIGH[high_rows]
     source = evaluator_source(name, bits, unit_shifts, word_bits)
     exec(compile(source, __file__, "exec"), namespace)
     func = namespace[name]
