@@ -71,5 +71,8 @@ def add_command(app: click.Group, *, rules_option, json_option) -> None:
         if (payout["base"], payout["unit"]) != (0, 1):
             click.echo(f"payout of a legal win: {payout['base']} + {payout['unit']} x total")
         click.echo("shapes that win: " + ", ".join(name.replace("_", " ") for name in data["win"]["shapes"]))
+        if data["totals"]["double_interpretation"]:
+            click.echo("double interpretation: a hand that is both Nico Nico and standard scores both readings "
+                       "added; counted once: " + (" ".join(data["totals"]["counted_once"]) or "-"))
 
     app.add_command(rules)

@@ -86,6 +86,13 @@ class RuleTable:
     win_shapes : ndarray, shape (4,), bool
         ``win_shapes[shape]``: a hand that completes that shape (LRC rules section 3) is a win under this
         table (``[win] shapes``; every shape by default). The standard shape always is.
+    double : bool
+        The double interpretation (``[totals] double_interpretation``; docs/rules.md, "Double
+        interpretation"): a hand that reads both as Nico Nico and as a standard hand scores both readings
+        added, the Nico Nico reading and the best standard one.  False by default.
+    counted_once : ndarray, shape (R,), bool
+        ``counted_once[r]``: in a double interpretation row ``r`` counts once when both readings score it
+        (``[totals] counted_once``: the rows of the whole hand, such as flowers and events).
     """
 
     points: np.ndarray
@@ -105,6 +112,8 @@ class RuleTable:
     pay_base: int = 0
     pay_unit: int = 1
     win_shapes: np.ndarray = None
+    double: bool = False
+    counted_once: np.ndarray = None
 
     def __post_init__(self):
         # A table is a value: its arrays are read-only copies, so that an edit cannot reach a kernel
@@ -114,7 +123,10 @@ class RuleTable:
             object.__setattr__(self, "in_force", np.ones(N_ROWS, dtype=np.bool_))
         if self.win_shapes is None:
             object.__setattr__(self, "win_shapes", np.ones(len(Shape), dtype=np.bool_))
-        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum", "in_force", "win_shapes"):
+        if self.counted_once is None:
+            object.__setattr__(self, "counted_once", np.zeros(N_ROWS, dtype=np.bool_))
+        for name in ("points", "tiers", "replaces", "order", "shape_mask", "minimum", "in_force", "win_shapes",
+                     "counted_once"):
             array = np.array(getattr(self, name))
             array.setflags(write=False)
             object.__setattr__(self, name, array)
@@ -133,7 +145,8 @@ class RuleTable:
         replace others, replacing-first), replaces_bits (R, 2) int64, shape_bits
         (4, 2) int64 (the two row words of :mod:`fastscore.kernels.rows`), minimum (4,) int64, chicken_points (-1 without the Chicken rule),
         columns (R,) int64 (each row's column of a row-points array, -1 for a row not in force),
-        pay_base, pay_unit, win_shapes (bit s set for each shape s that wins, :attr:`win_shapes_bits`))
+        pay_base, pay_unit, win_shapes (bit s set for each shape s that wins, :attr:`win_shapes_bits`),
+        double (0 or 1: :attr:`double`), counted_once (2,) int64 (the two row words of :attr:`counted_once`))
         """
         replaces_bits = _row_words(self.replaces)
         # A table may name a shape that a row's predicate does not read (rows.Row.shapes): it never fires there.
@@ -141,8 +154,9 @@ class RuleTable:
         replacers = np.array([r for r in self.order if replaces_bits[r].any()], dtype=np.int64)
         columns = np.where(self.in_force, np.cumsum(self.in_force) - 1, -1).astype(np.int64)
         chicken = self.chicken_points if self.chicken_rule else -1
+        once = _row_words(self.counted_once.reshape(1, N_ROWS))[0]
         return (self.points, self.tiers, replacers, replaces_bits, shape_bits, self.minimum, chicken, columns,
-                self.pay_base, self.pay_unit, self.win_shapes_bits)
+                self.pay_base, self.pay_unit, self.win_shapes_bits, int(self.double), once)
 
     @cached_property
     def win_shapes_bits(self) -> int:
@@ -168,6 +182,7 @@ class RuleTable:
         dict
             ``path``; ``profile``: ``name`` and ``title``; ``totals``: ``minimum`` (round wind
             ``"E" "S" "W" "N"`` -> points), ``chicken`` (the Chicken rule in force) and ``chicken_points``;
+            ``double_interpretation`` (bool) and ``counted_once`` (row ids);
             ``payout``: ``base`` and ``unit``; ``win``: ``shapes`` (names of the shapes that win); ``rows``: one dict per row in force in :attr:`row_ids`
             order with ``id``, ``points`` (int, or a list of the tiers of a tiered row), ``replaces`` and
             ``shapes`` (lists of names), ``condition`` and ``source`` (text).
@@ -186,7 +201,9 @@ class RuleTable:
         return {"path": self.path,
                 "profile": {"name": self.name, "title": self.title},
                 "totals": {"minimum": dict(zip("ESWN", (int(v) for v in self.minimum))),
-                           "chicken": bool(self.chicken_rule), "chicken_points": int(self.chicken_points)},
+                           "chicken": bool(self.chicken_rule), "chicken_points": int(self.chicken_points),
+                           "double_interpretation": bool(self.double),
+                           "counted_once": [ROW_IDS[r] for r in np.flatnonzero(self.counted_once)]},
                 "payout": {"base": int(self.pay_base), "unit": int(self.pay_unit)},
                 "win": {"shapes": [SHAPE_NAMES[k] for k in np.flatnonzero(self.win_shapes)]},
                 "rows": rows}
@@ -274,12 +291,31 @@ def _parse(data: dict, path: str) -> RuleTable:
     pay_base = _int(payout.get("base", 0), f"{path}: [payout] base")
     pay_unit = _int(payout.get("unit", 1), f"{path}: [payout] unit")
     win_shapes = _win_shapes(_table(data, "win", path), path)
+    double, counted_once = _double(totals, in_force, win_shapes, path)
     meta = _table(data, "profile", path)
     name = _text(meta, "name", Path(path).stem, f"{path}: [profile]")
     title = _text(meta, "title", "", f"{path}: [profile]")
-    _check_ranges(points, tiers, path, pay_base, pay_unit)
+    _check_ranges(points, tiers, path, pay_base, pay_unit, 2 if double else 1)
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources,
-                     path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit, win_shapes)
+                     path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit, win_shapes, double,
+                     counted_once)
+
+
+def _double(totals: dict, in_force: np.ndarray, win_shapes: np.ndarray, path: str) -> tuple[bool, np.ndarray]:
+    """``[totals] double_interpretation`` and ``counted_once``: the flag and the (R,) bool rows counted once."""
+    double = _flag(totals, "double_interpretation", False, f"{path}: [totals]")
+    once = np.zeros(N_ROWS, dtype=np.bool_)
+    for rid in _names(totals, "counted_once", [], f"{path}: [totals]"):
+        if rid not in ROW_IDS:
+            raise RuleTableError(f"{path}: [totals] counted_once: unknown row id {rid!r}")
+        if not in_force[ROW_IDS.index(rid)]:
+            raise RuleTableError(f"{path}: [totals] counted_once: row {rid!r} is not in force (no [[row]] names it)")
+        once[ROW_IDS.index(rid)] = True
+    if once.any() and not double:
+        raise RuleTableError(f"{path}: [totals] counted_once needs double_interpretation = true")
+    if double and not win_shapes[Shape.NICO_NICO]:
+        raise RuleTableError(f"{path}: [totals] double_interpretation needs 'nico_nico' among the [win] shapes")
+    return double, once
 
 
 def _win_shapes(win: dict, path: str) -> np.ndarray:
@@ -316,12 +352,13 @@ MAX_ROW_POINTS = 32_767
 MAX_PAYOUT = 2**31 - 1
 
 
-def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str, pay_base: int = 0, pay_unit: int = 1) -> None:
-    """Every row's value, at its most units, must fit the int16 row-points columns, and the payout of
-    every row scoring at once the int32 payout column."""
+def _check_ranges(points: np.ndarray, tiers: np.ndarray, path: str, pay_base: int = 0, pay_unit: int = 1,
+                  readings: int = 1) -> None:
+    """Every row's value, at its most units (times ``readings``, 2 with the double interpretation), must fit
+    the int16 row-points columns, and the payout of every row scoring at once the int32 payout column."""
     total = 0
     for i, rid in enumerate(ROW_IDS):
-        most = int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS[rid]
+        most = readings * (int(np.abs(tiers[i]).max()) if rid in TIERED_ROWS else abs(int(points[i])) * MAX_UNITS[rid])
         if most > MAX_ROW_POINTS:
             raise RuleTableError(
                 f"{path}: row {rid!r} can reach {most} points in one hand; row values must stay within "

@@ -128,6 +128,8 @@ def load_rules(rules_path=None) -> dict:
         "pay_base": payout.get("base", 0),
         "pay_unit": payout.get("unit", 1),
         "win_shapes": tuple(data.get("win", {}).get("shapes", SHAPES)),
+        "double": totals.get("double_interpretation", False),
+        "counted_once": frozenset(totals.get("counted_once", ())),
     }
 
 
@@ -1001,7 +1003,32 @@ def more_than_one_wait(w: Win) -> bool:
 
 
 def row_false_solo(i: Interpretation, w: Win) -> int:
-    return i.shape == "standard" and i.eyes == w.win and more_than_one_wait(w)
+    # standard: the eyes are the winning tile's; Nico Nico: the winning tile's kind is held as pairs (2 or 4)
+    completes_pair = (i.shape == "standard" and i.eyes == w.win) or (
+        i.shape == "nico_nico" and w.all_counts[w.win] in (2, 4))
+    return completes_pair and more_than_one_wait(w)
+
+
+def row_true_solo(i: Interpretation, w: Win) -> int:
+    """b-1: one wait, and a group of the reading that holds the winning tile is not an open sheung end."""
+    if not row_single_wait(i, w):
+        return False
+    if i.shape == "nico_nico":
+        return True
+    if i.shape != "standard":
+        return False
+    if i.eyes == w.win or w.win in [t for t in i.pongs if t not in exposed_pong_tiles(w)]:
+        return True
+    if not is_number(w.win):
+        return False
+    n = number_of(w.win)
+    for run in concealed_runs(i):
+        if run.suit != suit_of(w.win) or n not in run.numbers:
+            continue
+        # the middle of the sheung, or its closed edge: the 3 of 1-2-3, the 7 of 7-8-9
+        if n == run.numbers[1] or (n == 3 and run.numbers[0] == 1) or (n == 7 and run.numbers[0] == 7):
+            return True
+    return False
 
 
 def row_pung_wait(i: Interpretation, w: Win) -> int:
@@ -1159,6 +1186,7 @@ PREDICATES = {
     "quadruple_mixed_chow": row_quadruple_mixed_chow,
     "quintuple_mixed_chow": row_quintuple_mixed_chow,
     "linear_chows": row_linear_chows,
+    "true_solo": row_true_solo,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.
@@ -1264,13 +1292,26 @@ def score_win(w: Win, rules: dict) -> dict:
     concealed17 = list(w.concealed16)
     concealed17[w.win] += 1
     best = None
+    nico = standard = None  # the double interpretation's two readings: (rank, rows)
     for index, interp in enumerate(all_interpretations(concealed17, w.declared, w.shapes)):
-        result = total_up(scoring_rows(interp, w, rules), w, rules)
+        rows = scoring_rows(interp, w, rules)
+        result = total_up(rows, w, rules)
         rank = (-result["payout"], -result["points"], index)
         if best is None or rank < best[0]:
             best = (rank, interp.shape, result)
+        if interp.shape == "nico_nico":
+            nico = (rank, rows)
+        if interp.shape == "standard" and (standard is None or rank < standard[0]):
+            standard = (rank, rows)
     if best is None:
         return dict(NOT_A_WIN, rows={})
+    if rules["double"] and nico and standard:
+        # 雙食: both readings' rows added; a row of the whole hand (counted_once) that both score, once
+        rows = dict(nico[1])
+        for row_id, value in standard[1].items():
+            if not (row_id in rows and row_id in rules["counted_once"]):
+                rows[row_id] = rows.get(row_id, 0) + value
+        return {"is_win": True, "shape": "nico_nico", **total_up(rows, w, rules)}
     _, shape, result = best
     return {"is_win": True, "shape": shape, **result}
 

@@ -24,7 +24,7 @@ APP_PROFILES = ["taiwan", "taiwan-masters", "taiwan-mj888", "taiwan-zhaishenye",
 
 
 def test_the_profiles_are_known_by_name_and_lrc_is_the_default():
-    assert list(PROFILES) == ["lrc", *APP_PROFILES]
+    assert list(PROFILES) == ["lrc", *APP_PROFILES, "hk-taiwanese"]
     assert load_rules("lrc") is default_rules() is fastscore.rules.resolve_rules(None)
     lrc, taiwan = load_rules("lrc"), load_rules("taiwan")
     assert (lrc.name, taiwan.name) == ("lrc", "taiwan")
@@ -36,7 +36,8 @@ def test_the_profiles_are_known_by_name_and_lrc_is_the_default():
 
 
 def test_an_unknown_profile_is_named():
-    known = "lrc, taiwan, taiwan-masters, taiwan-mj888, taiwan-zhaishenye, taiwan-star31, taiwan-zhonghua"
+    known = ("lrc, taiwan, taiwan-masters, taiwan-mj888, taiwan-zhaishenye, taiwan-star31, taiwan-zhonghua, "
+             "hk-taiwanese")
     with pytest.raises(RuleTableError, match=rf"unknown profile 'taiwn' \(known: {known}\)"):
         fastscore.rules.profile("taiwn")
 

@@ -7,7 +7,6 @@ profile (derandomized) runs a few hundred examples per test; set
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -56,8 +55,9 @@ def test_every_family_wins(family, data):
 # The same properties under the other profiles (docs/rules.md, "Profiles"): the reference reads the profile's
 # file and scores its rows with its own predicates.  The taiwan-* app tables have taiwan's rows at other values, so
 # only the one whose values differ most, taiwan-zhaishenye (rows left out, every value raised), runs here, to keep
-# the time; tests/test_profiles.py checks every app table's values and units against taiwan's.
-OTHER_PROFILES = ["taiwan", "taiwan-zhaishenye"]
+# the time; tests/test_profiles.py checks every app table's values and units against taiwan's.  hk-taiwanese
+# has the rows of the high row word and the double interpretation.
+OTHER_PROFILES = ["taiwan", "taiwan-zhaishenye", "hk-taiwanese"]
 assert set(OTHER_PROFILES) <= set(fastscore.rules.PROFILES)
 
 
@@ -80,20 +80,3 @@ def test_profiles_score_as_the_reference(profile, case):
 def test_profiles_waits_as_the_reference(profile, case):
     hand, ctx = case
     assert fastscore.waits(hand, rules=profile, **ctx) == reference.waits(hand, rules_path=_profile_path(profile), **ctx)
-
-
-# The rows of the high row word, in force only in a test table so far (tests/data/hk_rows.toml).
-HK_ROWS = str(Path(__file__).parent / "data" / "hk_rows.toml")
-
-
-@given(case=st.one_of(winning_hands(), random_hands()))
-def test_the_high_row_word_scores_as_the_reference(case):
-    hand, win, ctx = case
-    assert fastscore.score(hand, win, rules=HK_ROWS, **ctx).to_dict() == reference.score(hand, win, rules_path=HK_ROWS,
-                                                                                       **ctx)
-
-
-@given(case=ready_hands())
-def test_the_high_row_word_waits_as_the_reference(case):
-    hand, ctx = case
-    assert fastscore.waits(hand, rules=HK_ROWS, **ctx) == reference.waits(hand, rules_path=HK_ROWS, **ctx)

@@ -20,10 +20,6 @@ CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat
 PROFILE_TOMLS = [Path(str(resources.files("fastscore").joinpath(path))) for path in fastscore.profiles.PROFILES.values()]
 
 
-#: The test table of the rows of the high row word that no packaged profile uses yet (the hk-taiwanese rows).
-HK_ROWS_TOML = Path(__file__).parent / "data" / "hk_rows.toml"
-
-
 def table_rows(path: Path = RULES_TOML) -> dict:
     return {row["id"]: row for row in tomllib.loads(path.read_text())["row"]}
 
@@ -49,9 +45,7 @@ def mask(low, high) -> int:
 
 def test_every_registry_row_is_in_some_profile_and_back():
     tables = [table_rows(path) for path in PROFILE_TOMLS]
-    # the rows of the high row word that await the hk-taiwanese profile are in force in a test table
-    assert set().union(*tables, table_rows(HK_ROWS_TOML)) == set(rows.ROW_IDS)
-    assert set(rows.ROW_IDS) - set().union(*tables) <= set(rows.ROW_IDS[rows.WORD_BITS:])
+    assert set().union(*tables) == set(rows.ROW_IDS)
     assert len(rows.REGISTRY) == len(rows.ROW_IDS) == len(set(rows.ROW_IDS))
     # the column order is the registry's: the LRC rows first, in RULES.md order, as the LRC table lists them
     assert list(tables[0]) == list(rows.ROW_IDS[:45])
@@ -200,7 +194,7 @@ def test_only_the_win_rows_read_the_winning_tile(records):
     assert win_bits == sum(1 << rows.BIT[rid] for rid in ("single_wait", "good_eyes", "three_concealed_pongs",
                                                           "four_concealed_pongs", "five_concealed_pongs", "ping_hu",
                                                           "two_concealed_pongs", "false_solo", "pung_wait",
-                                                          "super_eight_pairs"))
+                                                          "super_eight_pairs", "true_solo"))
     for f in records:
         moved = f._replace(win=int(rng.integers(0, 34)), single_wait=1 - f.single_wait)
         for g in (f, moved):
@@ -212,6 +206,8 @@ def test_only_the_win_rows_read_the_winning_tile(records):
     nico = records[0]._replace(shape=int(Shape.NICO_NICO), eyes=-1)
     assert rows.good_eyes(nico._replace(win=1)) == 1 and rows.good_eyes(nico._replace(win=0)) == 0
     assert rows.single_wait(nico._replace(single_wait=1)) == 1
+    assert rows.REGISTRY[rows.BIT["true_solo"]].predicate(nico._replace(single_wait=1)) == 1
+    assert rows.REGISTRY[rows.BIT["true_solo"]].predicate(nico._replace(single_wait=0)) == 0
 
 
 def test_a_stored_record_comes_back_with_another_win(records):

@@ -391,7 +391,8 @@ def test_rules_command_json_is_the_table():
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)
     assert [row["id"] for row in data["rows"]] == list(LRC_IDS)
-    assert data["totals"] == {"minimum": {"E": 20, "S": 22, "W": 24, "N": 26}, "chicken": True, "chicken_points": 1}
+    assert data["totals"] == {"minimum": {"E": 20, "S": 22, "W": 24, "N": 26}, "chicken": True, "chicken_points": 1,
+                              "double_interpretation": False, "counted_once": []}
     assert data["profile"]["name"] == "lrc" and data["payout"] == {"base": 0, "unit": 1}
     pure = data["rows"][ROW_IDS.index("pure")]
     assert pure["points"] == 90 and pure["source"] == "LRC rules, section 4.3 [site]"

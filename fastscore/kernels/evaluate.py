@@ -41,6 +41,7 @@ def popcount(x):
 # registry of fastscore.kernels.rows), each row's column of a row-points array (R,;
 # -1 for a row not in force) and the number of columns, the payout's base and unit,
 # the shapes that win (bit s for shape s), the high row word of the rows in force,
+# the double interpretation (0 or 1) and the two row words of its rows counted once,
 # the number of replacers K, the replacers (K,), then for each k the two row words of
 # replacers k to K-1 ((K,) low words, then (K,) high words).
 RP_POINTS = 0
@@ -58,7 +59,9 @@ RP_PAY_BASE = RP_N_COLUMNS + 1
 RP_PAY_UNIT = RP_PAY_BASE + 1
 RP_WIN_SHAPES = RP_PAY_UNIT + 1
 RP_LIVE_HI = RP_WIN_SHAPES + 1
-RP_N_REPLACERS = RP_LIVE_HI + 1
+RP_DOUBLE = RP_LIVE_HI + 1
+RP_ONCE = RP_DOUBLE + 1
+RP_N_REPLACERS = RP_ONCE + 2
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -70,7 +73,7 @@ def pack_rules(rule_args):
     passed to a compiled helper costs reference counting on each call.
     """
     (points, tiers, replacers, replaces_bits, shape_bits, minimum, chicken_points, columns, pay_base, pay_unit,
-     win_shapes) = rule_args
+     win_shapes, double, once) = rule_args
     k = replacers.shape[0]
     out = np.zeros(RP_REPLACERS + 3 * k, dtype=np.int64)
     n_columns = 0
@@ -98,6 +101,9 @@ def pack_rules(rule_args):
     out[RP_PAY_UNIT] = pay_unit
     out[RP_WIN_SHAPES] = win_shapes
     out[RP_LIVE_HI] = live_hi
+    out[RP_DOUBLE] = double
+    out[RP_ONCE] = once[0]
+    out[RP_ONCE + 1] = once[1]
     out[RP_N_REPLACERS] = k
     for j in range(k):
         out[RP_REPLACERS + j] = replacers[j]
@@ -188,6 +194,17 @@ def points_of(scoring, scoring_hi, units, rules):
         total += row_value(WORD_BITS + lowest_bit(m), units, rules)
         m &= m - 1
     return total
+
+
+@jit_inline
+def double_points(a_scoring, a_scoring_hi, a_points, b_scoring, b_scoring_hi, b_units, b_points, rules):
+    """Points of a double interpretation (``[totals] double_interpretation``): reading A's ``a_points`` plus
+    reading B's ``b_points``, less B's value of each row counted once (``RP_ONCE``) that both score
+    (``a_scoring``, ``a_scoring_hi`` and ``b_scoring``, ``b_scoring_hi``: their scoring rows as two row words;
+    ``b_units``: B's units word)."""
+    once = a_scoring & b_scoring & rules[RP_ONCE]
+    once_hi = a_scoring_hi & b_scoring_hi & rules[RP_ONCE + 1]
+    return a_points + b_points - points_of(once, once_hi, b_units, rules)
 
 
 @jit_inline

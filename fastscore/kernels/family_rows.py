@@ -462,9 +462,11 @@ def mixed_straight_concealed(f):
 
 @jit_inline
 def false_solo(f):
-    """Standard shape: the winning tile completes the eyes, and the 16 tiles had more than one wait
-    (hk-taiwanese b-2)."""
-    return np.int64(f.shape == _STANDARD) & np.int64(f.eyes == f.win) & (1 - f.single_wait)
+    """The winning tile completes the eyes (standard shape) or a pair (Nico Nico), and the 16 tiles had more
+    than one wait (hk-taiwanese b-2)."""
+    eyes = np.int64(f.shape == _STANDARD) & np.int64(f.eyes == f.win)
+    pair = np.int64(f.shape == _NICO) & ((f.pairs >> f.win) & 1)
+    return (eyes | pair) & (1 - f.single_wait)
 
 
 @jit_inline

@@ -49,6 +49,7 @@ from .family_rows import after_gong, all_concealed_pongs, all_exposed, all_sheun
     mixed_straight, mixed_straight_concealed, false_solo, pung_wait, super_eight_pairs, human_win, \
     pure_double_chow, pure_triple_chow, pure_quadruple_chow, double_mixed_chow, quadruple_mixed_chow, \
     quintuple_mixed_chow, linear_chows
+from .hk_rows import true_solo
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
@@ -595,7 +596,7 @@ REGISTRY = (
     Row("big_triple_sisters", big_triple_sisters, shapes=_STD),
     Row("mixed_straight", mixed_straight, shapes=_STD),
     Row("mixed_straight_concealed", mixed_straight_concealed, shapes=_STD),
-    Row("false_solo", false_solo, shapes=_STD, reads_win=True),
+    Row("false_solo", false_solo, shapes=("standard", "nico_nico"), reads_win=True),
     Row("pung_wait", pung_wait, shapes=_STD, reads_win=True),
     Row("super_eight_pairs", super_eight_pairs, shapes=("nico_nico",), reads_win=True),
     # Timing events (fastscore.events), continued
@@ -608,6 +609,8 @@ REGISTRY = (
     Row("quadruple_mixed_chow", quadruple_mixed_chow, shapes=_STD),
     Row("quintuple_mixed_chow", quintuple_mixed_chow, shapes=_STD),
     Row("linear_chows", linear_chows, max_units=21, shapes=_STD),
+    # HK-style Taiwanese, continued (fastscore.kernels.hk_rows)
+    Row("true_solo", true_solo, shapes=("standard", "nico_nico"), reads_win=True),
 )
 # fmt: on
 

@@ -57,11 +57,11 @@ from .decompose import (
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
-from .evaluate import RP_COLUMN, RP_LIVE_HI, RP_N_COLUMNS, RP_WIN_SHAPES, lowest_bit, points_of, resolve, \
-    row_value, totals
+from .evaluate import RP_COLUMN, RP_DOUBLE, RP_LIVE_HI, RP_N_COLUMNS, RP_ONCE, RP_WIN_SHAPES, double_points, \
+    lowest_bit, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
-from .rows import SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, WORD_BITS, evaluate_hand, evaluate_interpretation, \
-    evaluate_interpretation_inline, evaluate_self_drawn
+from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, WORD_BITS, evaluate_hand, \
+    evaluate_interpretation, evaluate_interpretation_inline, evaluate_self_drawn
 from .bits import prefetch
 from .checks import row_check_code
 
@@ -86,8 +86,12 @@ MAX_INTERPRETATIONS = MAX_DECOMPOSITIONS + 15
     INFO_SELF_DRAWN_ROWS,
     INFO_ROWS_HI,
     INFO_SELF_DRAWN_ROWS_HI,
-) = range(16)
-N_INFO = 16
+    INFO_SCORING_SELF_DRAWN,
+    INFO_SCORING_SELF_DRAWN_HI,
+    INFO_UNITS_SELF_DRAWN,
+    INFO_PARTNER,
+) = range(20)
+N_INFO = 20
 #: The sheung counts of one suit in a decomposition word (seven starts, three bits each; fastscore.tables).
 _SUIT_SHEUNGS = (1 << 21) - 1
 
@@ -243,6 +247,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
     self_rows = hand_rows
     self_rows_hi = hand_rows_hi
     self_units = hand_units
+    nico = -1
     if both and not self_drawn:
         # The same interpretations won by self-draw, for waits analysis: only the rows of scope hand change.
         self_rows, self_rows_hi, self_units = evaluate_hand(self_drawn_context(ctx), live_hi)
@@ -261,15 +266,69 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         info_out[j, INFO_TOTAL] = total
         info_out[j, INFO_LEGAL] = 1 if legal else 0
         info_out[j, INFO_PAYOUT] = payout
+        info_out[j, INFO_PARTNER] = -1
+        if shape == NICO_NICO:
+            nico = j
         if both and not self_drawn:
             # The interpretation rows that read self_drawn fire as evaluated on the self-drawn record.
             own = (rows & ~SELF_DRAWN_BITS) | info_out[j, INFO_SELF_DRAWN_ROWS]
             own_hi = (rows_hi & ~SELF_DRAWN_BITS_HI) | info_out[j, INFO_SELF_DRAWN_ROWS_HI]
-            _, _, pts, _, _, _, payout = score_interpretation(own | self_rows, own_hi | self_rows_hi, units | self_units,
-                                                              shape, round_wind, seat, streak, rules)
+            scoring, scoring_hi, pts, _, _, _, payout = score_interpretation(
+                own | self_rows, own_hi | self_rows_hi, units | self_units, shape, round_wind, seat, streak, rules)
+            info_out[j, INFO_UNITS_SELF_DRAWN] = units | self_units
+        else:
+            info_out[j, INFO_UNITS_SELF_DRAWN] = units | hand_units
+        info_out[j, INFO_SCORING_SELF_DRAWN] = scoring
+        info_out[j, INFO_SCORING_SELF_DRAWN_HI] = scoring_hi
         info_out[j, INFO_POINTS_SELF_DRAWN] = pts
         info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
+    if nico >= 0 and n > 1 and rules[RP_DOUBLE] != 0:
+        double_interpretation(info_out, n, nico, round_wind, seat, streak, rules)
     return n
+
+
+@jit
+def _best_standard(info_out, n, payout_col, points_col):
+    """Index of the best standard interpretation of the ``n`` of ``info_out`` (payout, then points, then
+    order), or -1."""
+    best = -1
+    for j in range(n):
+        if info_out[j, INFO_SHAPE] != STANDARD:
+            continue
+        if best < 0 or info_out[j, payout_col] > info_out[best, payout_col] or (
+                info_out[j, payout_col] == info_out[best, payout_col]
+                and info_out[j, points_col] > info_out[best, points_col]):
+            best = j
+    return best
+
+
+@jit
+def double_interpretation(info_out, n, a, round_wind, seat, streak, rules):
+    """The double interpretation (``[totals] double_interpretation``): the Nico Nico interpretation ``a`` of
+    the ``n`` of ``info_out`` (after :func:`interpret_loaded` scored them) takes the best standard
+    interpretation's rows too (:func:`fastscore.kernels.evaluate.double_points`), for the win as made and
+    as self-drawn; ``INFO_PARTNER`` names that standard interpretation (-1: none, nothing changes)."""
+    b = _best_standard(info_out, n, INFO_PAYOUT, INFO_POINTS)
+    if b < 0:
+        return
+    pts = double_points(info_out[a, INFO_ROWS], info_out[a, INFO_ROWS_HI], info_out[a, INFO_POINTS],
+                        info_out[b, INFO_ROWS], info_out[b, INFO_ROWS_HI], info_out[b, INFO_UNITS],
+                        info_out[b, INFO_POINTS], rules)
+    chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
+    info_out[a, INFO_PARTNER] = b
+    info_out[a, INFO_POINTS] = pts
+    info_out[a, INFO_CHICKEN] = 1 if chicken else 0
+    info_out[a, INFO_TOTAL] = total
+    info_out[a, INFO_LEGAL] = 1 if legal else 0
+    info_out[a, INFO_PAYOUT] = payout
+    b = _best_standard(info_out, n, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
+    pts = double_points(info_out[a, INFO_SCORING_SELF_DRAWN], info_out[a, INFO_SCORING_SELF_DRAWN_HI],
+                        info_out[a, INFO_POINTS_SELF_DRAWN], info_out[b, INFO_SCORING_SELF_DRAWN],
+                        info_out[b, INFO_SCORING_SELF_DRAWN_HI], info_out[b, INFO_UNITS_SELF_DRAWN],
+                        info_out[b, INFO_POINTS_SELF_DRAWN], rules)
+    _, _, _, payout = totals(pts, round_wind, seat, streak, rules)
+    info_out[a, INFO_POINTS_SELF_DRAWN] = pts
+    info_out[a, INFO_PAYOUT_SELF_DRAWN] = payout
 
 
 @jit_inline
@@ -425,8 +484,14 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
                 quads += 1
             if counts[t] == 2 or counts[t] == 4:
                 pairs |= np.int64(1) << t
-        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, quads, 0, 0, 0, pairs,
-                           0)
+        # Whether the winning tile was the only wait, as for the standard shape (the wait rows of the
+        # HK-style table read it in Nico Nico too); the test takes ``counts`` as scratch.
+        single = known_waits == 1
+        if known_waits < 0:
+            single = only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16, win_shapes)
+            fill_counts(concealed, i, counts, win)
+        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, single, quads, 0, 0, 0,
+                           pairs, 0)
         _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi, both)
         if keep:
             store_record(records, n, f)
@@ -488,19 +553,34 @@ def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POI
 def write_row_points(scoring, scoring_hi, units, rules, out, i):
     """Points of the ``scoring``, ``scoring_hi`` rows of one interpretation (its INFO_ROWS, INFO_ROWS_HI and
     INFO_UNITS after
-    :func:`interpret_loaded`) into row ``i`` of ``out`` (N, C), which must be zeroed, at each row's column
+    :func:`interpret_loaded`) added to row ``i`` of ``out`` (N, C), zeroed first, at each row's column
     (the rows in force of the table, :attr:`fastscore.rules.RuleTable.row_ids`); ``rules``:
     :func:`fastscore.kernels.evaluate.pack_rules`."""
     m = scoring
     while m:
         r = lowest_bit(m)
-        out[i, rules[RP_COLUMN + r]] = row_value(r, units, rules)
+        out[i, rules[RP_COLUMN + r]] += row_value(r, units, rules)
         m &= m - 1
     m = scoring_hi
     while m:
         r = WORD_BITS + lowest_bit(m)
-        out[i, rules[RP_COLUMN + r]] = row_value(r, units, rules)
+        out[i, rules[RP_COLUMN + r]] += row_value(r, units, rules)
         m &= m - 1
+
+
+@jit_inline
+def write_interpretation_points(info, j, rules, out, i):
+    """:func:`write_row_points` of interpretation ``j`` of ``info`` (after :func:`interpret_loaded`) into
+    row ``i`` of ``out`` (zeroed): with the rows of its partner in a double interpretation added, a row
+    counted once (``RP_ONCE``, and the base and dealer rows, which the totals add once) that both score
+    added once."""
+    scoring = info[j, INFO_ROWS]
+    scoring_hi = info[j, INFO_ROWS_HI]
+    write_row_points(scoring, scoring_hi, info[j, INFO_UNITS], rules, out, i)
+    b = info[j, INFO_PARTNER]
+    if b >= 0:
+        write_row_points(info[b, INFO_ROWS] & ~(scoring & (rules[RP_ONCE] | DEALER_BITS)),
+                         info[b, INFO_ROWS_HI] & ~(scoring_hi & rules[RP_ONCE + 1]), info[b, INFO_UNITS], rules, out, i)
 
 
 @jit
@@ -589,7 +669,7 @@ def _score_block(concealed, declared, win, self_drawn, seat, round_wind, flowers
         legal[i] = info[j, INFO_LEGAL] != 0
         payout[i] = info[j, INFO_PAYOUT]
         if n_columns != 0:
-            write_row_points(info[j, INFO_ROWS], info[j, INFO_ROWS_HI], info[j, INFO_UNITS], rules, row_points, i)
+            write_interpretation_points(info, j, rules, row_points, i)
 
 
 #: :func:`_score_rows`, serial for small batches and parallel for large ones (:class:`fastscore._jit.BatchKernel`).
@@ -660,7 +740,7 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
                        rules, suit_entries, dec_words, counts, info)
     rows = np.zeros((n, rules[RP_N_COLUMNS]), dtype=np.int64)
     for j in range(n):
-        write_row_points(info[j, INFO_ROWS], info[j, INFO_ROWS_HI], info[j, INFO_UNITS], rules, rows, j)
+        write_interpretation_points(info, j, rules, rows, j)
     return n, info, rows
 
 

@@ -40,15 +40,12 @@ from .score import (
     INFO_LEGAL,
     INFO_PAYOUT,
     INFO_POINTS,
-    INFO_ROWS,
-    INFO_ROWS_HI,
     INFO_SHAPE,
     INFO_TOTAL,
-    INFO_UNITS,
     best_interpretation,
     interpret_called,
     make_scratch,
-    write_row_points,
+    write_interpretation_points,
 )
 from .shanten import make_shanten_scratch, shanten_hand
 from .waits import _waits_block_called
@@ -160,8 +157,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     j = best_interpretation(info, m)
     if j < 0:
         return np.int64(0), False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
-    write_row_points(info[j, INFO_ROWS], info[j, INFO_ROWS_HI], info[j, INFO_UNITS], rules,
-                     row_points.reshape(1, row_points.shape[0]), 0)
+    write_interpretation_points(info, j, rules, row_points.reshape(1, row_points.shape[0]), 0)
     return (np.int64(0), True, info[j, INFO_SHAPE], info[j, INFO_POINTS], info[j, INFO_CHICKEN] != 0,
             info[j, INFO_TOTAL], info[j, INFO_LEGAL] != 0, info[j, INFO_PAYOUT])
 

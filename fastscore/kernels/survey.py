@@ -24,7 +24,7 @@ from .._jit import jit, jit_batch, jit_block, jit_inline, prange
 from ..tables import ENTRY_INFO_MASK
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import honour_summary_row, row_code
-from .evaluate import RP_LIVE_HI, RP_WIN_SHAPES, lowest_bit, pack_rules, row_value
+from .evaluate import RP_DOUBLE, RP_LIVE_HI, RP_WIN_SHAPES, double_points, lowest_bit, pack_rules, row_value, totals
 from .features import N_FIELDS, context, load_hand, record_with_win
 from .rows import WIN_BITS, WIN_BITS_HI, WIN_UNITS, WORD_BITS, evaluate_hand, evaluate_win
 from .score import (
@@ -33,6 +33,7 @@ from .score import (
     INFO_SHAPE,
     INFO_UNITS,
     MAX_INTERPRETATIONS,
+    NICO_NICO,
     STANDARD,
     collect_interpretations,
     make_scratch,
@@ -142,9 +143,10 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
         m = collect_interpretations(ctx, 0, shapes | shapes_other, live_hi, False, suit_entries, dec_words, row, sets,
                                     0, counts, hand, info, records, True)
         row[0, first] += 1
-        standard = False
+        # The shapes whose records read the single wait: standard and Nico Nico.
+        waits_read = False
         for j in range(m):
-            standard |= info[j, INFO_SHAPE] == STANDARD
+            waits_read |= _reads_wait(info[j, INFO_SHAPE])
         # The suits' table info of the 17 tiles: the winning tile's suit changes, the others not.
         f0 = suit_entries[row_code(row, 0, 0)] & ENTRY_INFO_MASK
         f1 = suit_entries[row_code(row, 0, 9)] & ENTRY_INFO_MASK
@@ -158,7 +160,7 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
                 continue
             single = False
             single_other = False
-            if standard:  # 4.1 single_wait: is t the only wait of the other 16 tiles?
+            if waits_read:  # 4.1 single_wait: is t the only wait of the other 16 tiles?
                 row[0, t] -= 1
                 j0 = f0
                 j1 = f1
@@ -191,13 +193,14 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
             # of this hand has its results: nothing else differs (Row.reads_win, tested).
             for j in range(m):
                 win_rows, win_rows_hi, win_units = evaluate_win(
-                    record_with_win(records, j, t, single and info[j, INFO_SHAPE] == STANDARD), live_hi)
+                    record_with_win(records, j, t, single and _reads_wait(info[j, INFO_SHAPE])), live_hi)
                 patterns[n_known, j, 0] = win_rows
                 patterns[n_known, j, 1] = win_rows_hi
                 patterns[n_known, j, 2] = win_units
                 if split:
                     win_rows, win_rows_hi, win_units = evaluate_win(
-                        record_with_win(records, j, t, single_other and info[j, INFO_SHAPE] == STANDARD), live_hi)
+                        record_with_win(records, j, t, single_other and _reads_wait(info[j, INFO_SHAPE])),
+                        live_hi)
                 patterns[n_known, j, 3] = win_rows
                 patterns[n_known, j, 4] = win_rows_hi
                 patterns[n_known, j, 5] = win_units
@@ -228,6 +231,12 @@ def _survey_stripe(full, declared, multiplicity, share, win, sampled, self_drawn
             out += 1
 
 
+@jit_inline
+def _reads_wait(shape):
+    """A record of this shape carries the single wait (standard and Nico Nico; collect_interpretations)."""
+    return shape == STANDARD or shape == NICO_NICO
+
+
 # Columns of a result of :func:`_best`.
 R_SHAPE, R_PAYOUT, R_CHICKEN, R_LEGAL, R_ROWS, R_ROWS_HI = range(6)
 
@@ -246,6 +255,17 @@ def _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, seat, round
     best_units = np.int64(0)
     best_chicken = False
     best_legal = False
+    # The double interpretation: the Nico Nico one (a_*) and the best standard one (b_*).
+    double = rules[RP_DOUBLE] != 0
+    a_points = np.int64(-1)
+    a_scoring = np.int64(0)
+    a_scoring_hi = np.int64(0)
+    a_units = np.int64(0)
+    b_points = np.int64(-1)
+    b_payout = np.int64(0)
+    b_scoring = np.int64(0)
+    b_scoring_hi = np.int64(0)
+    b_units = np.int64(0)
     wins = rules[RP_WIN_SHAPES]
     for j in range(m):
         shape = info[j, INFO_SHAPE]
@@ -265,26 +285,47 @@ def _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, seat, round
             best_units = units
             best_chicken = chicken
             best_legal = legal
-    tallied = np.int64(0)
-    left = best_scoring
-    while left:
-        r = lowest_bit(left)
-        left &= left - 1
-        if row_value(r, best_units, rules) != 0:  # a row valued 0 by the table is not tallied as scoring
-            tallied |= np.int64(1) << r
-    tallied_hi = np.int64(0)
-    left = best_scoring_hi
-    while left:
-        r = lowest_bit(left)
-        left &= left - 1
-        if row_value(WORD_BITS + r, best_units, rules) != 0:
-            tallied_hi |= np.int64(1) << r
+        if double and shape == NICO_NICO:
+            a_points, a_scoring, a_scoring_hi, a_units = points, scoring, scoring_hi, units
+        if double and shape == STANDARD and (
+                b_points < 0 or pay > b_payout or (pay == b_payout and points > b_points)):
+            b_points, b_payout, b_scoring, b_scoring_hi, b_units = points, pay, scoring, scoring_hi, units
+    tallied, tallied_hi = _tallied(best_scoring, best_scoring_hi, best_units, rules)
+    if a_points >= 0 and b_points >= 0:
+        points = double_points(a_scoring, a_scoring_hi, a_points, b_scoring, b_scoring_hi, b_units, b_points, rules)
+        best_chicken, _, best_legal, best_payout = totals(points, round_wind, seat, 0, rules)
+        best_shape = NICO_NICO
+        tallied, tallied_hi = _tallied(a_scoring, a_scoring_hi, a_units, rules)
+        more, more_hi = _tallied(b_scoring, b_scoring_hi, b_units, rules)
+        tallied |= more
+        tallied_hi |= more_hi
     results[k, table, R_SHAPE] = best_shape
     results[k, table, R_PAYOUT] = best_payout if best_shape >= 0 else -1
     results[k, table, R_CHICKEN] = best_chicken
     results[k, table, R_LEGAL] = best_legal
     results[k, table, R_ROWS] = tallied
     results[k, table, R_ROWS_HI] = tallied_hi
+
+
+@jit_inline
+def _tallied(scoring, scoring_hi, units, rules):
+    """The rows of ``scoring``, ``scoring_hi`` (two row words) whose value under ``units`` is not 0: a row
+    valued 0 by the table is not tallied as scoring."""
+    tallied = np.int64(0)
+    left = scoring
+    while left:
+        r = lowest_bit(left)
+        left &= left - 1
+        if row_value(r, units, rules) != 0:
+            tallied |= np.int64(1) << r
+    tallied_hi = np.int64(0)
+    left = scoring_hi
+    while left:
+        r = lowest_bit(left)
+        left &= left - 1
+        if row_value(WORD_BITS + r, units, rules) != 0:
+            tallied_hi |= np.int64(1) << r
+    return tallied, tallied_hi
 
 
 @jit_inline

@@ -8,7 +8,7 @@ list them without loading anything.
 
 #: Profile name -> its file, relative to the ``fastscore`` package.  ``lrc`` is the default table.
 #: ``taiwan`` and the ``taiwan-*`` profiles are the app tables of the mahjong16 project
-#: (docs/profiles/): the same rows with other values.
+#: (docs/profiles/): the same rows with other values.  ``hk-taiwanese`` is the HK-style Taiwanese table.
 PROFILES = {
     "lrc": "rules.toml",
     "taiwan": "profiles/taiwan.toml",                    # mahjong16 taiwan_base
@@ -17,6 +17,7 @@ PROFILES = {
     "taiwan-zhaishenye": "profiles/taiwan-zhaishenye.toml",  # mahjong16 zhaishenye
     "taiwan-star31": "profiles/taiwan-star31.toml",          # mahjong16 gametower_star31
     "taiwan-zhonghua": "profiles/taiwan-zhonghua.toml",      # mahjong16 zhonghua
+    "hk-taiwanese": "profiles/hk-taiwanese.toml",            # AngusCYMan HK-style Taiwanese guide
 }
 
 __all__ = ["PROFILES"]

@@ -1,0 +1,35 @@
+"""The predicates of the catalog rows added for the HK-style Taiwanese table (docs/profiles/hk-taiwanese.md)
+after those of :mod:`fastscore.kernels.family_rows`.
+
+Each predicate reads one :class:`fastscore.kernels.features.Features` record and returns the row's units,
+as those of :mod:`fastscore.kernels.rows`, whose registry lists them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit_inline
+from .features import Shape
+
+__all__ = ["true_solo"]
+
+_NICO, _STANDARD = int(Shape.NICO_NICO), int(Shape.STANDARD)
+
+
+@jit_inline
+def true_solo(f):
+    """hk-taiwanese b-1 (獨獨): the winning tile was the only wait of the 16 tiles (every shape that wins
+    counted, as ``single_wait``) and the interpretation can read it in a group that is not open: in the
+    standard shape the eyes, a concealed pong, the middle of a concealed sheung, or the 3 of a 123 or the
+    7 of a 789 (not the open end of a sheung); in Nico Nico every group (its pairs and its pong)."""
+    w = f.win
+    n = w % 9
+    suit = w // 9
+    starts = f.concealed_m if suit == 0 else (f.concealed_p if suit == 1 else f.concealed_s)
+    # Start n - 1 holds n in the middle; start 0 holds a 3 (n = 2) and start 6 a 7 (n = 6) at the edge.
+    middle = ((starts << 1) >> n) & 1
+    edge = (np.int64(n == 2) & starts) | (np.int64(n == 6) & (starts >> 6))
+    closed = np.int64(f.eyes == w) | ((f.concealed_pongs >> w) & 1) | (np.int64(w < 27) & (middle | edge) & 1)
+    shape = (np.int64(f.shape == _STANDARD) & closed) | np.int64(f.shape == _NICO)
+    return f.single_wait & shape

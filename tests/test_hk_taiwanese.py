@@ -1,0 +1,173 @@
+"""The ``hk-taiwanese`` profile (docs/profiles/hk-taiwanese.md): the source's own engine tests, the double
+interpretation (雙食) through every path, and the true solo (獨獨).
+
+The source is AngusCYMan/HK-style-Taiwanese-Mahjong-Scoring-Guide, ``calculator/engine.test.ts`` at commit
+e76af4b719ea582276f100d81915694ce71fdc18; each case below names its block. Points are fan; every total is
+written out row by row, base 5 included.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastscore
+import reference
+from fastscore import HandBatch, score_batch, waits_batch
+from fastscore.rules import RuleTableError, load_rules
+from fastscore.survey import SHAPE_KEYS, survey
+from strategies import counts
+from test_survey import assert_tally_equal, brute_force
+
+PROFILE = "hk-taiwanese"
+PATH = str(resources.files("fastscore").joinpath(fastscore.rules.PROFILES[PROFILE]))
+SOURCE = "AngusCYMan/HK-style-Taiwanese-Mahjong-Scoring-Guide calculator/engine.test.ts @ e76af4b7"
+
+# (source block, record, expected rows, the source's total): the expressible blocks of the source's tests.
+ENGINE_TESTS = [
+    # "1. 雙食: 萬 11 22 33 44 55 66 88 999, winning on 8萬 by discard."  Nico Nico (A) and the standard
+    # reading 123m 123m 456m 456m 999m 88m (B) add up.  A: nico_nico 40 + pure 80 + no_flower_no_honour 5
+    # + false_solo 1 (waits 7m and 8m) = 126.  B: pure 80 + no_flower_no_honour 5 + good_eyes 2 + false_solo 1
+    # + pure_double_chow 3 x 2 = 94.  126 + 94 + base 5 = 225.
+    ("1", dict(hand="1122334455668999m", win="8m", seat="S"),
+     {"nico_nico": 40, "pure": 160, "no_flower_no_honour": 10, "false_solo": 2, "good_eyes": 2,
+      "pure_double_chow": 6, "mahjong_base": 5}, 225),
+    # "2. 無字花大平胡": all_sheung_nfnh 15 (replacing all_sheungs, no_flower_no_honour, no_flowers) + base 5 = 20.
+    ("2", dict(hand="123m34556799p23467s", win="8s", seat="S"), {"all_sheung_nfnh": 15, "mahjong_base": 5}, 20),
+    # "3. 大四喜", 5m on a lone wait, seat East (the source's default seat; fastscore's dealer is East, so
+    # dealer 1 more than the source's 155, whose dealer flag is off): semi_pure 30 + good_eyes 2
+    # + true_solo 2 (the eyes) + four_concealed_pongs 30 + seat_wind_pong 2 + non_seat_wind_pong 1 x 3
+    # + big_four_winds 80 + no_flowers 1 + base 5 + dealer 1 = 156.
+    ("3", dict(hand="1235m EEESSSWWWNNN", win="5m", seat="E"),
+     {"semi_pure": 30, "good_eyes": 2, "true_solo": 2, "four_concealed_pongs": 30, "seat_wind_pong": 2,
+      "non_seat_wind_pong": 3, "big_four_winds": 80, "no_flowers": 1, "mahjong_base": 5, "dealer": 1}, 155),
+    # "4. 十三么": thirteen_orphans 80 + no_flowers 1 + base 5 = 86.
+    ("4", dict(hand="19m19p1239s ESWN RRGWh", win="4s", seat="S"),
+     {"thirteen_orphans": 80, "no_flowers": 1, "mahjong_base": 5}, 86),
+    # "6. 對碰 and 暗刻": no_flower_no_honour 5 + good_eyes 2 + pung_wait 2 + two_concealed_pongs 3 (777s is
+    # claimed) + double_mixed_chow 2 (234m, 234p) + base 5 = 19.
+    ("6", dict(hand="111234m234999p5577s", win="7s", seat="S"),
+     {"no_flower_no_honour": 5, "good_eyes": 2, "pung_wait": 2, "two_concealed_pongs": 3, "double_mixed_chow": 2,
+      "mahjong_base": 5}, 19),
+    # "7. Melds: 3 exposed melds -> 七只內; dealer streak 2 -> 5番.": missing_one_suit 5 + dragon_pong 2 x 2
+    # + little_three_dragons 20 + linear_chows 2 + seat_flower_outside_set 2 (5f, East's) + mixed_flower 1 (2f)
+    # + seven_tile_hand 20 + base 5 + dealer 1 + dealer_streak 2 x 2 = 64.
+    ("7", dict(hand="78m234s WhWh [RRR] [123m] [GGG]", win="9m", seat="E", streak=2, flowers="2f5f"),
+     {"missing_one_suit": 5, "dragon_pong": 4, "little_three_dragons": 20, "linear_chows": 2,
+      "seat_flower_outside_set": 2, "mixed_flower": 1, "seven_tile_hand": 20, "mahjong_base": 5, "dealer": 1,
+      "dealer_streak": 4}, 64),
+    # "8. 間間胡": all_concealed_pongs 100 + good_eyes 2 + pung_wait 2 + dragon_pong 2 + no_flowers 1 + base 5
+    # = 112.
+    ("8", dict(hand="222555m333p66688s RR", win="R", self_drawn=True, seat="S"),
+     {"all_concealed_pongs": 100, "good_eyes": 2, "pung_wait": 2, "dragon_pong": 2, "no_flowers": 1,
+      "mahjong_base": 5}, 112),
+]
+
+
+@pytest.mark.parametrize("block, record, expected, source_total", ENGINE_TESTS, ids=[c[0] for c in ENGINE_TESTS])
+def test_the_source_engine_tests(block, record, expected, source_total):
+    got = fastscore.score(rules=PROFILE, **record)
+    assert got.rows == expected
+    # one disagreement, block 3: seat East is fastscore's dealer (dealer 1), not the source's
+    dealer = 1 if block == "3" else 0
+    assert got.total == got.payout == sum(expected.values()) == source_total + dealer
+    assert reference.score(rules_path=PATH, **record)["total"] == got.total
+
+
+def test_the_batch_and_the_single_call_agree():
+    batch = HandBatch.from_records([record for _, record, _, _ in ENGINE_TESTS])
+    result = score_batch(batch, rules=PROFILE)
+    assert result.total.tolist() == [sum(expected.values()) for _, _, expected, _ in ENGINE_TESTS]
+    for i, (_, _, expected, _) in enumerate(ENGINE_TESTS):
+        assert {rid: int(p) for rid, p in zip(result.row_ids, result.row_points[i]) if p} == expected
+    assert result.shape[0] == 1  # the double interpretation reports the Nico Nico shape
+
+
+def test_the_double_interpretation_pays_every_wait():
+    # 1122334455668999m (16 tiles) waits on 7m and 8m.  On 8m: 225 (engine test 1), self-drawn the same (no row reads
+    # it).  On 7m there is no Nico Nico: 123m 123m 456m 456m 789m 99m, pure 80 + all_sheung_nfnh 15 (five
+    # sheungs, no honour, no flower) + pure_double_chow 3 x 2 + pure_dragon_concealed 20 + linear_chows 2
+    # (123m with 789m) + base 5 = 128.
+    got = fastscore.waits("1122334455668999m", seat="S", rules=PROFILE)
+    assert got == {"7m": {"discard": 128, "self_draw": 128}, "8m": {"discard": 225, "self_draw": 225}}
+    assert got == reference.waits("1122334455668999m", seat="S", rules_path=PATH)
+    batch = HandBatch.from_records([dict(hand="1122334455668999m", seat="S")], require_win=False)
+    result = waits_batch(batch, rules=PROFILE)
+    assert (int(result.payout_discard[0, 6]), int(result.payout_discard[0, 7])) == (128, 225)
+
+
+def test_the_survey_counts_the_double_interpretation():
+    """Every hand of 11 22 33 44 55 66 99m and three more characters, won on each of its kinds: the survey's
+    tallies equal the reference's, scored one by one (the space holds engine test 1)."""
+    space = ("m", False, "11223344556699m")
+    result = survey(suits="m", honours=False, fixed=counts("11223344556699m"), rules=PATH, progress=False)
+    expected = brute_force(space, score_one=lambda hand, win: reference.score(hand, win, rules_path=PATH))
+    assert_tally_equal(result.tally, expected)
+    assert result.tally.shapes[0][SHAPE_KEYS.index("nico_nico")] > 0  # Nico Nico wins, the doubles among them
+
+
+def test_a_table_without_the_double_interpretation_pays_the_better_reading():
+    text = Path(PATH).read_text(encoding="utf-8").replace("double_interpretation = true", "double_interpretation = false")
+    text = re.sub(r"\ncounted_once = .*", "", text)
+    table = fastscore.rules._parse_content("single.toml", text.encode())
+    # Nico Nico alone: 126 + base 5 = 131.
+    assert fastscore.score("1122334455668999m", "8m", seat="S", rules=table).total == 131
+
+
+@pytest.mark.parametrize("totals, message", [
+    ('double_interpretation = true\ncounted_once = ["no_such_row"]', "counted_once: unknown row id 'no_such_row'"),
+    ('double_interpretation = true\ncounted_once = ["pure"]', "counted_once: row 'pure' is not in force"),
+    ('counted_once = ["no_flowers"]', "counted_once needs double_interpretation = true"),
+    ('double_interpretation = "yes"', "double_interpretation must be true or false"),
+])
+def test_bad_double_interpretation_options_are_named(totals, message, tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(f'[totals]\n{totals}\n\n[[row]]\nid = "no_flowers"\npoints = 1\n')
+    with pytest.raises(RuleTableError, match=message):
+        load_rules(path)
+
+
+def test_the_double_interpretation_needs_nico_nico_to_win(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('[totals]\ndouble_interpretation = true\n\n[win]\nshapes = ["standard"]\n\n'
+                    '[[row]]\nid = "no_flowers"\npoints = 1\n')
+    with pytest.raises(RuleTableError, match="double_interpretation needs 'nico_nico'"):
+        load_rules(path)
+
+
+# (record, expected rows): the true solo (b-1) needs a closed place for the winning tile.
+TRUE_SOLO = [
+    # 12m waits on 3m alone (the edge): true_solo 2 + non_seat_wind_pong 1 (East, seat South) + no_flowers 1
+    # + base 5 = 9.
+    (dict(hand="12m567p789p234s EEE NN", win="3m", seat="S"),
+     {"true_solo": 2, "non_seat_wind_pong": 1, "no_flowers": 1, "mahjong_base": 5}),
+    # 23m with the four 1m declared as a gong waits on 4m alone, the open end: no wait row.
+    # missing_one_suit 5 (m and p) + non_seat_wind_pong 1 + no_flowers 1 + base 5 = 12.
+    (dict(hand="23m567p789p EEE NN [1111m]", win="4m", seat="S"),
+     {"missing_one_suit": 5, "non_seat_wind_pong": 1, "no_flowers": 1, "mahjong_base": 5}),
+    # Nico Nico waiting on R alone: nico_nico 40 + true_solo 2 + semi_pure 30 + non_seat_wind_pong 1
+    # + no_flowers 1 + base 5 = 79.
+    (dict(hand="1133557799m EEE GG R", win="R", seat="S"),
+     {"nico_nico": 40, "true_solo": 2, "semi_pure": 30, "non_seat_wind_pong": 1, "no_flowers": 1,
+      "mahjong_base": 5}),
+]
+
+
+@pytest.mark.parametrize("record, expected", TRUE_SOLO)
+def test_the_true_solo(record, expected):
+    got = fastscore.score(rules=PROFILE, **record)
+    assert got.rows == expected and got.total == sum(expected.values())
+    assert reference.score(rules_path=PATH, **record)["rows"] == expected
+
+
+def test_the_profile_is_listed_and_printed():
+    table = load_rules(PROFILE)
+    assert table.name == PROFILE and table.double and "mahjong_base" in table.row_ids
+    assert "single_wait" not in table.row_ids and "true_solo" in table.row_ids
+    data = table.to_dict()
+    assert data["totals"]["double_interpretation"] is True and "flower_set" in data["totals"]["counted_once"]
+    assert np.all(table.minimum == 0) and not table.chicken_rule
