@@ -260,3 +260,41 @@ def test_a_row_of_the_high_word_in_force_is_evaluated_alone(records):
             _, high, units = rows.evaluate(f, bit)
             _, every_high, every_units = rows.evaluate(f, EVERY_HIGH_ROW)
             assert high & bit == every_high & bit and units & field == every_units & field, rows.ROW_IDS[r]
+
+
+def test_the_sheung_count_rows_over_every_count(records):
+    """The rows that read ``sheung_counts`` work on all 21 three-bit fields at once; here, against a plain
+    loop over the fields, on every way to place up to five sheungs (hk-taiwanese s-1 to s-7)."""
+    from itertools import combinations_with_replacement
+
+    def plain(counts):
+        at = [[counts.get((suit, start), 0) for start in range(7)] for suit in range(3)]
+        by_start = [sum(at[suit][start] for suit in range(3)) for start in range(7)]
+        return {
+            "pure_double_chow": sum((at[suit][k] == 2) * (by_start[k] <= 3) for suit in range(3) for k in range(7)),
+            "pure_triple_chow": int(any(3 in (at[0][k], at[1][k], at[2][k]) and by_start[k] == 3 for k in range(7))),
+            "pure_quadruple_chow": int(any(at[suit][k] == 4 for suit in range(3) for k in range(7))),
+            "double_mixed_chow": sum(sum(at[suit][k] > 0 for suit in range(3)) == 2 and by_start[k] in (2, 3)
+                                     for k in range(7)),
+            "quadruple_mixed_chow": int(4 in by_start),
+            "quintuple_mixed_chow": int(5 in by_start),
+            "linear_chows": sum(min(at[suit][0], at[suit][6]) for suit in range(3)),
+        }
+
+    base = records[0]._replace(shape=int(Shape.STANDARD))
+    places = [(suit, start) for suit in range(3) for start in range(7)]
+    checked = 0
+    for n in range(6):
+        for chosen in combinations_with_replacement(places, n):
+            counts = {}
+            for place in chosen:
+                counts[place] = counts.get(place, 0) + 1
+            if max(counts.values(), default=0) > 4:
+                continue  # at most four of one sheung
+            word = sum(c << (3 * (7 * suit + start)) for (suit, start), c in counts.items())
+            f = base._replace(sheung_counts=word)
+            got = {rid: int(rows.REGISTRY[rows.BIT[rid]].predicate(f)) for rid in plain({})}
+            assert got == plain(counts), chosen
+            checked += 1
+    # 1 + 21 + 231 + 1,771 + 10,626 + 53,130 multisets of 0 to 5 places, less the 21 of five identical sheungs
+    assert checked == 65_759

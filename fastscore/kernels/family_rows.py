@@ -497,69 +497,78 @@ def _sheungs_at(f, suit, start):
     return (f.sheung_counts >> (3 * (7 * suit + start))) & 7
 
 
+#: The seven three-bit fields (one per start) of one suit in ``sheung_counts``.
+_FIELDS = (1 << 21) - 1
+#: The low bit of each of the seven 3-bit fields of one suit.
+_LOW = sum(1 << (3 * k) for k in range(7))
+
+
+@jit_inline
+def _suit_counts(f):
+    """The sheung counts of the three number suits, each seven 3-bit fields (start 0 lowest)."""
+    c = f.sheung_counts
+    return c & _FIELDS, (c >> 21) & _FIELDS, (c >> 42) & _FIELDS
+
+
+@jit_inline
+def _equal(x, v):
+    """The low bit of each 3-bit field of ``x`` that equals ``v`` (0-7)."""
+    t = ~(x ^ (_LOW * v))
+    return t & (t >> 1) & (t >> 2) & _LOW
+
+
+@jit_inline
+def _nonzero(x):
+    """The low bit of each 3-bit field of ``x`` that is not 0."""
+    return (x | (x >> 1) | (x >> 2)) & _LOW
+
+
 @jit_inline
 def pure_double_chow(f):
     """One unit per suit holding exactly two identical sheungs, at a start with at most three sheungs in all
     (hk-taiwanese s-1)."""
-    units = np.int64(0)
-    for start in range(7):
-        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
-        twos = np.int64(m == 2) + np.int64(p == 2) + np.int64(s == 2)
-        units += twos * np.int64(m + p + s <= 3)
-    return units
+    m, p, s = _suit_counts(f)
+    # at most three at the start: bit 2 of the field's sum is clear (a hand has at most five sheungs)
+    few = ~((m + p + s) >> 2) & _LOW
+    return ctpop64(np.int64(_equal(m, 2) & few)) + ctpop64(np.int64(_equal(p, 2) & few)) \
+        + ctpop64(np.int64(_equal(s, 2) & few))
 
 
 @jit_inline
 def pure_triple_chow(f):
     """Three identical sheungs, and no fourth sheung at that start (hk-taiwanese s-2)."""
-    found = np.int64(0)
-    for start in range(7):
-        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
-        found |= np.int64((m == 3) | (p == 3) | (s == 3)) & np.int64(m + p + s == 3)
-    return found
+    m, p, s = _suit_counts(f)
+    return np.int64(((_equal(m, 3) | _equal(p, 3) | _equal(s, 3)) & _equal(m + p + s, 3)) != 0)
 
 
 @jit_inline
 def pure_quadruple_chow(f):
     """Four identical sheungs (hk-taiwanese s-3)."""
-    found = np.int64(0)
-    for start in range(7):
-        found |= np.int64((_sheungs_at(f, 0, start) == 4) | (_sheungs_at(f, 1, start) == 4)
-                          | (_sheungs_at(f, 2, start) == 4))
-    return found
+    m, p, s = _suit_counts(f)
+    return np.int64((_equal(m, 4) | _equal(p, 4) | _equal(s, 4)) != 0)
 
 
 @jit_inline
 def double_mixed_chow(f):
     """One unit per start with two or three sheungs in exactly two suits (hk-taiwanese s-4)."""
-    units = np.int64(0)
-    for start in range(7):
-        m, p, s = _sheungs_at(f, 0, start), _sheungs_at(f, 1, start), _sheungs_at(f, 2, start)
-        suits = np.int64(m != 0) + np.int64(p != 0) + np.int64(s != 0)
-        total = m + p + s
-        units += np.int64(suits == 2) & np.int64(total >= 2) & np.int64(total <= 3)
-    return units
-
-
-@jit_inline
-def _most_at_one_start(f):
-    """The most sheungs that start at one number, in any suits."""
-    most = np.int64(0)
-    for start in range(7):
-        most = max(most, _sheungs_at(f, 0, start) + _sheungs_at(f, 1, start) + _sheungs_at(f, 2, start))
-    return most
+    m, p, s = _suit_counts(f)
+    total = m + p + s
+    two_or_three = (total >> 1) & ~(total >> 2) & _LOW
+    return ctpop64(np.int64(_equal(_nonzero(m) + _nonzero(p) + _nonzero(s), 2) & two_or_three))
 
 
 @jit_inline
 def quadruple_mixed_chow(f):
     """Four sheungs starting at one number, in any suits (hk-taiwanese s-6)."""
-    return np.int64(_most_at_one_start(f) == 4)
+    m, p, s = _suit_counts(f)
+    return np.int64(_equal(m + p + s, 4) != 0)
 
 
 @jit_inline
 def quintuple_mixed_chow(f):
     """Five sheungs starting at one number (hk-taiwanese s-7)."""
-    return np.int64(_most_at_one_start(f) == 5)
+    m, p, s = _suit_counts(f)
+    return np.int64(_equal(m + p + s, 5) != 0)
 
 
 @jit_inline
