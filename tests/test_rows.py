@@ -12,7 +12,7 @@ import pytest
 import fastscore
 from fastscore import rules
 from fastscore.kernels import codegen, rows
-from fastscore.kernels.features import N_FIELDS, SHAPE_NAMES, Features, Shape, record_with_win, store_record
+from fastscore.kernels.features import HONOURS, N_FIELDS, SHAPE_NAMES, Features, Shape, record_with_win, store_record
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
 CONTEXT_FIELDS = ("word", "self_drawn", "concealed", "closing", "flowers", "seat", "round_wind", "streak", "win",
@@ -298,3 +298,28 @@ def test_the_sheung_count_rows_over_every_count(records):
             checked += 1
     # 1 + 21 + 231 + 1,771 + 10,626 + 53,130 multisets of 0 to 5 places, less the 21 of five identical sheungs
     assert checked == 65_759
+
+
+def test_with_x_over_every_standard_reading(records):
+    """mixed_with_x and pure_with_x find the number X for all numbers at once; here, against a plain search
+    for X, on records of standard readings: two pongs or gongs, two sheungs (starts and suits) and the eyes."""
+    rng = np.random.default_rng(11)
+    base = records[0]._replace(shape=int(Shape.STANDARD))
+    for _ in range(20_000):
+        pongs = [int(t) for t in rng.integers(0, 34, size=int(rng.integers(0, 4)))]
+        sheungs = [(int(suit), int(start)) for suit, start in rng.integers(0, [3, 7], size=(int(rng.integers(0, 4)), 2))]
+        eyes = int(rng.integers(0, 34))
+        masks = [0, 0, 0]
+        for suit, start in sheungs:
+            masks[suit] |= 1 << start
+        f = base._replace(pongs=sum(1 << t for t in set(pongs)), sheungs_m=masks[0], sheungs_p=masks[1],
+                          sheungs_s=masks[2], eyes=eyes)
+
+        def holds(x):  # X = x + 1: every number group holds it
+            return (all(t >= 27 or t % 9 == x for t in pongs) and all(start <= x <= start + 2 for _, start in sheungs)
+                    and (eyes >= 27 or eyes % 9 == x))
+
+        found = any(holds(x) for x in range(1, 8))
+        honours = (f.word & HONOURS) != 0
+        assert rows.REGISTRY[rows.BIT["mixed_with_x"]].predicate(f) == (found and honours)
+        assert rows.REGISTRY[rows.BIT["pure_with_x"]].predicate(f) == (found and not honours)

@@ -274,7 +274,6 @@ def seat_flower_outside_set(f):
 _TERMINALS = sum(1 << (9 * s + n) for s in range(3) for n in (0, 8))
 _HONOUR_KINDS = ((1 << 7) - 1) << 27
 _SIMPLES = sum(1 << (9 * s + n) for s in range(3) for n in range(1, 8))
-_NUMBER_KINDS = (1 << 27) - 1
 #: Bit n of each number suit's 9 bits: the tiles numbered n + 1.
 _EACH_SUIT = 1 | 1 << 9 | 1 << 18
 _THIRTEEN, _SIXTEEN, _NICO, _STANDARD = int(Shape.THIRTEEN_ORPHANS), int(Shape.SIXTEEN_ORPHANS), \
@@ -342,14 +341,24 @@ def pure_outside(f):
 def _with_x(f):
     """Standard shape: for one number X from 2 to 8, every group of number tiles (declared sets and the eyes
     included) holds a tile numbered X."""
+    # The numbers X (bit x for number x + 1, 2 to 8) that each kind of group allows, all at once.
+    # Pongs: every number pong has number X, so their numbers are X alone (or there is none).
+    numbers = (f.pongs | (f.pongs >> 9) | (f.pongs >> 18)) & 511
+    by_pongs = (numbers | -np.int64(numbers == 0)) & -np.int64((numbers & (numbers - 1)) == 0)
+    # Sheungs: the sheung starting at k holds X when k <= X <= k + 2, so the highest start <= X <= the
+    # lowest start + 2: below the highest start (``down >> 1``) and from the lowest start + 3 (``up << 3``) are out.
     starts = f.sheungs_m | f.sheungs_p | f.sheungs_s
-    found = np.int64(0)
-    for x in range(1, 8):
-        pongs_ok = np.int64((f.pongs & _NUMBER_KINDS & ~(_EACH_SUIT << x)) == 0)
-        starts_ok = np.int64((starts & ~(((7 << x) >> 2) & 127)) == 0)
-        eyes_ok = np.int64(f.eyes >= 27) | np.int64(f.eyes % 9 == x)
-        found |= pongs_ok & starts_ok & eyes_ok
-    return found & np.int64(f.shape == _STANDARD)
+    down = starts | (starts >> 1)
+    down |= down >> 2
+    down |= down >> 4
+    up = starts | (starts << 1)
+    up |= up << 2
+    up |= up << 4
+    by_sheungs = ~(down >> 1) & ~(up << 3)
+    # Eyes of a number suit: their number.
+    number_eyes = np.int64(f.eyes >= 0) & np.int64(f.eyes < 27)
+    by_eyes = (np.int64(1) << (f.eyes % 9 * number_eyes)) | -(1 - number_eyes)
+    return np.int64((by_pongs & by_sheungs & by_eyes & 254) != 0) & np.int64(f.shape == _STANDARD)
 
 
 @jit_inline
