@@ -422,7 +422,8 @@ def is_win_from_completeness(concealed, declared, i, w, k0, k1, k2, win_shapes):
 #: sheung can start (1-7 of a number suit), in the 34-bit masks of :func:`special_win`.
 ORPHAN_BITS = sum(1 << int(t) for t in ORPHANS)
 SHEUNG_START_BITS = sum(1 << t for t in range(27) if t % 9 <= 6)
-_HONOUR_BITS = ((1 << 7) - 1) << 27
+#: The seven honour kinds, bit t for tile t.
+HONOUR_BITS = ((1 << 7) - 1) << 27
 
 
 @jit_inline
@@ -444,7 +445,7 @@ def special_win(words, win_shapes):
     if shape_wins(win_shapes, Shape.NICO_NICO) and ones == 0 and ctpop64(threes) == 1:
         return True
     held = ~_mask_equal(words, 0) & ((np.int64(1) << N_KINDS) - 1)
-    if (held & _HONOUR_BITS) != _HONOUR_BITS:  # both Orphans shapes hold every honour
+    if (held & HONOUR_BITS) != HONOUR_BITS:  # both Orphans shapes hold every honour
         return False
     twos = _mask_equal(words, 2)
     fours = _mask_equal(words, 4)

@@ -13,6 +13,7 @@ import numpy as np
 from .._jit import jit_inline
 from ..events import Event
 from .bits import ctpop64
+from .decompose import HONOUR_BITS, ORPHAN_BITS
 from .features import HONOURS, SUIT_M, SUIT_P, SUIT_S, Shape
 
 __all__ = ["concealed_pong_count", "three_concealed_pongs", "four_concealed_pongs", "five_concealed_pongs",
@@ -272,13 +273,11 @@ def seat_flower_outside_set(f):
 
 # Tile kinds as 34-bit masks (bit t for tile t).
 _TERMINALS = sum(1 << (9 * s + n) for s in range(3) for n in (0, 8))
-_HONOUR_KINDS = ((1 << 7) - 1) << 27
 _SIMPLES = sum(1 << (9 * s + n) for s in range(3) for n in range(1, 8))
 #: Bit n of each number suit's 9 bits: the tiles numbered n + 1.
 _EACH_SUIT = 1 | 1 << 9 | 1 << 18
 _THIRTEEN, _SIXTEEN, _NICO, _STANDARD = int(Shape.THIRTEEN_ORPHANS), int(Shape.SIXTEEN_ORPHANS), \
     int(Shape.NICO_NICO), int(Shape.STANDARD)
-_ORPHAN_KINDS = _TERMINALS | _HONOUR_KINDS
 
 
 @jit_inline
@@ -291,23 +290,23 @@ def _sheung_tiles(starts, suit):
 def _kinds(f):
     """The tile kinds of the interpretation, declared sets included, as a 34-bit mask (every shape; branch-free)."""
     eyes = np.int64(f.eyes >= 0) << (f.eyes & 63)
-    sixteen = _HONOUR_KINDS | f.orphans_m | f.orphans_p << 9 | f.orphans_s << 18
+    sixteen = HONOUR_BITS | f.orphans_m | f.orphans_p << 9 | f.orphans_s << 18
     return (f.pongs | f.pairs | eyes | _sheung_tiles(f.sheungs_m, 0) | _sheung_tiles(f.sheungs_p, 1)
-            | _sheung_tiles(f.sheungs_s, 2) | np.int64(f.shape == _THIRTEEN) * _ORPHAN_KINDS
+            | _sheung_tiles(f.sheungs_s, 2) | np.int64(f.shape == _THIRTEEN) * ORPHAN_BITS
             | np.int64(f.shape == _SIXTEEN) * sixteen)
 
 
 @jit_inline
 def all_simples(f):
     """Every tile a number 2 to 8 (hk-taiwanese t-1)."""
-    return np.int64((_kinds(f) & (_TERMINALS | _HONOUR_KINDS)) == 0)
+    return np.int64((_kinds(f) & (_TERMINALS | HONOUR_BITS)) == 0)
 
 
 @jit_inline
 def mixed_terminals(f):
     """Every tile a 1, a 9 or an honour, with at least one honour and one terminal (hk-taiwanese t-4)."""
     k = _kinds(f)
-    return np.int64((k & _SIMPLES) == 0) & np.int64((k & _HONOUR_KINDS) != 0) & np.int64((k & _TERMINALS) != 0)
+    return np.int64((k & _SIMPLES) == 0) & np.int64((k & HONOUR_BITS) != 0) & np.int64((k & _TERMINALS) != 0)
 
 
 @jit_inline
@@ -322,7 +321,7 @@ def _outside(f):
     starts = f.sheungs_m | f.sheungs_p | f.sheungs_s
     eyes = np.int64(1) << (f.eyes & 63)
     return (np.int64(f.shape == _STANDARD) & np.int64((f.pongs & _SIMPLES) == 0) & np.int64((starts & ~65) == 0)
-            & np.int64((eyes & _ORPHAN_KINDS) != 0))
+            & np.int64((eyes & ORPHAN_BITS) != 0))
 
 
 @jit_inline
