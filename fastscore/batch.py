@@ -69,7 +69,7 @@ class HandBatch:
         Bitmask, bit n-1 set when flower/season n is held.
     streak : ndarray, shape (N,), int32
         The dealer's streak.
-    events : ndarray, shape (N,), uint8
+    events : ndarray, shape (N,), uint16
         The win's timing events, a bit per :class:`fastscore.events.Event` (0: none).
     error : ndarray, shape (N,), uint8
         :class:`ErrorCode` of each row flagged so far, 0 otherwise.
@@ -342,7 +342,7 @@ _CONTEXT = {
     "flowers": (_UINT8, 0, 255),
     "streak": (np.dtype(np.int32), 0, MAX_STREAK),
     "closing": (_BOOL, 0, 1),
-    "events": (_UINT8, 0, ALL_EVENTS),
+    "events": (np.dtype(np.uint16), 0, ALL_EVENTS),
 }
 
 

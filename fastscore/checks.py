@@ -48,7 +48,7 @@ COLUMNS = (
     ("flowers", np.uint8, ()),
     ("streak", np.int32, ()),
     ("closing", np.bool_, ()),
-    ("events", np.uint8, ()),
+    ("events", np.uint16, ()),
     ("error", np.uint8, ()),
 )
 

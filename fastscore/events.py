@@ -4,7 +4,7 @@ Some rows of the Taiwanese tables score when the win happened, not what it holds
 on the last tile, after a gong, robbing a gong, before the first discards, or
 after declaring ready early.  The hand's record says so with ``events``: a list
 of event names (or one string of them, separated by spaces or commas); a
-:class:`~fastscore.HandBatch` holds them as the ``events`` column, ``(N,) uint8``,
+:class:`~fastscore.HandBatch` holds them as the ``events`` column, ``(N,) uint16``,
 a bit per event (:class:`Event`).  No event is the default, and the LRC table has
 no event row, so its scores never depend on them.
 
@@ -47,6 +47,12 @@ class Event(IntFlag):
     #: Won in the first go-around after the dealer's first discard (while the hand's discards number 2 to 4),
     #: on a discard or by self-draw, before any set was claimed at the table.
     HUMAN = 128
+    #: Self-drawn on the replacement tile after setting aside a flower.
+    AFTER_FLOWER = 256
+    #: Won on a discard that one other player also wins on (two winners on one tile).
+    DOUBLE_WIN = 512
+    #: Won on a discard that both other players also win on (three winners on one tile).
+    TRIPLE_WIN = 1024
 
 
 #: Event names, in bit order: the words of a record's ``events``.
@@ -97,7 +103,8 @@ def _event_rules(e, self_drawn, seat, closing):
     ``closing`` booleans or 0/1, ``seat`` 0-3; scalars or (N,) arrays alike (only ``&``, ``|`` and
     comparisons), so :func:`event_fault` and :func:`event_faults` read one rule.
 
-    A gong's replacement tile is self-drawn; a robbed gong's tile is a discard; only the dealer
+    A gong's or a flower's replacement tile is self-drawn; a robbed gong's tile, and one that several
+    players win on, is a discard; only the dealer
     (the East seat) can win before the first discard, by self-draw; a win is at most one of heavenly,
     earthly and human; ready is declared once (``ready_first`` or ``ready_early``), and declaring it is
     Closing (``closing`` True).
@@ -105,9 +112,16 @@ def _event_rules(e, self_drawn, seat, closing):
     heavenly = (e & Event.HEAVENLY) != 0
     earthly = (e & Event.EARTHLY) != 0
     human = (e & Event.HUMAN) != 0
+    double = (e & Event.DOUBLE_WIN) != 0
+    triple = (e & Event.TRIPLE_WIN) != 0
     return (
         ("event after_gong needs a self-drawn win (the gong's replacement tile)",
          ((e & Event.AFTER_GONG) != 0) & (self_drawn == 0)),
+        ("event after_flower needs a self-drawn win (the flower's replacement tile)",
+         ((e & Event.AFTER_FLOWER) != 0) & (self_drawn == 0)),
+        ("events double_win and triple_win need a win on a discard (others win on the same tile)",
+         (double | triple) & (self_drawn != 0)),
+        ("events double_win and triple_win together (two or three winners, not both)", double & triple),
         ("event robbing_gong needs a win on a discard (the robbed tile)",
          ((e & Event.ROBBING_GONG) != 0) & (self_drawn != 0)),
         ("event heavenly needs a self-drawn win by the dealer (seat E)",
@@ -123,7 +137,7 @@ def _event_rules(e, self_drawn, seat, closing):
 
 #: The events that need one way of winning: a 16-tile hand whose wins are scored both ways (waits
 #: analysis) scores them only that way, so they are never a fault there.
-_ONE_WAY = int(Event.AFTER_GONG | Event.ROBBING_GONG)
+_ONE_WAY = int(Event.AFTER_GONG | Event.ROBBING_GONG | Event.AFTER_FLOWER | Event.DOUBLE_WIN | Event.TRIPLE_WIN)
 
 
 def event_fault(bits: int, self_drawn: bool | None, seat: int, closing: bool) -> str | None:

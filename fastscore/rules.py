@@ -310,6 +310,8 @@ def _double(totals: dict, in_force: np.ndarray, win_shapes: np.ndarray, path: st
             raise RuleTableError(f"{path}: [totals] counted_once: unknown row id {rid!r}")
         if not in_force[ROW_IDS.index(rid)]:
             raise RuleTableError(f"{path}: [totals] counted_once: row {rid!r} is not in force (no [[row]] names it)")
+        if once[ROW_IDS.index(rid)]:
+            raise RuleTableError(f"{path}: [totals] counted_once names row {rid!r} twice")
         once[ROW_IDS.index(rid)] = True
     if once.any() and not double:
         raise RuleTableError(f"{path}: [totals] counted_once needs double_interpretation = true")

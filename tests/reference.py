@@ -1044,6 +1044,18 @@ def row_human_win(i: Interpretation, w: Win) -> int:
     return "human" in w.events
 
 
+def row_after_flower(i: Interpretation, w: Win) -> int:
+    return w.self_drawn and "after_flower" in w.events
+
+
+def row_double_win(i: Interpretation, w: Win) -> int:
+    return not w.self_drawn and "double_win" in w.events
+
+
+def row_triple_win(i: Interpretation, w: Win) -> int:
+    return not w.self_drawn and "triple_win" in w.events
+
+
 def sheung_counts(i: Interpretation) -> dict:
     """(suit, lowest number) -> how many sheungs of a standard interpretation, declared ones included."""
     counts = {}
@@ -1187,6 +1199,9 @@ PREDICATES = {
     "quintuple_mixed_chow": row_quintuple_mixed_chow,
     "linear_chows": row_linear_chows,
     "true_solo": row_true_solo,
+    "after_flower": row_after_flower,
+    "double_win": row_double_win,
+    "triple_win": row_triple_win,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.

@@ -97,15 +97,16 @@ def test_mahjong16_he_di_case():
 
 def test_event_names_and_bits():
     assert EVENT_NAMES == ("last_tile", "after_gong", "robbing_gong", "heavenly", "earthly", "ready_first",
-                           "ready_early", "human")
+                           "ready_early", "human", "after_flower", "double_win", "triple_win")
     assert parse_events("last_tile, after_gong") == parse_events(["after_gong", "last_tile"]) == 3
     assert parse_events(None) == parse_events("") == parse_events([]) == 0
     assert events_text(Event.HEAVENLY | Event.LAST_TILE) == "last_tile heavenly"
     with pytest.raises(ValueError, match="unknown event 'haitei'"):
         parse_events("haitei")
     assert parse_events(128) == parse_events("human") == Event.HUMAN
+    assert parse_events("after_flower triple_win") == 256 + 1024
     with pytest.raises(ValueError, match="not a set of event bits"):
-        parse_events(256)
+        parse_events(2048)
 
 
 @pytest.mark.parametrize("events, self_drawn, seat, closing, message", [
@@ -118,6 +119,10 @@ def test_event_names_and_bits():
     ("heavenly human", True, 0, False, "heavenly, earthly and human: two of them together"),
     ("ready_first ready_early", False, 1, True, "ready_first and ready_early together"),
     ("ready_first", False, 1, False, "need closing"),
+    ("after_flower", False, 1, False, "after_flower needs a self-drawn win"),
+    ("double_win", True, 1, False, "double_win and triple_win need a win on a discard"),
+    ("triple_win", True, 1, False, "double_win and triple_win need a win on a discard"),
+    ("double_win triple_win", False, 1, False, "double_win and triple_win together"),
 ])
 def test_an_event_the_win_cannot_have_is_refused(events, self_drawn, seat, closing, message):
     assert message in event_fault(parse_events(events), self_drawn, seat, closing)

@@ -122,6 +122,8 @@ def test_a_table_without_the_double_interpretation_pays_the_better_reading():
     ('double_interpretation = true\ncounted_once = ["no_such_row"]', "counted_once: unknown row id 'no_such_row'"),
     ('double_interpretation = true\ncounted_once = ["pure"]', "counted_once: row 'pure' is not in force"),
     ('counted_once = ["no_flowers"]', "counted_once needs double_interpretation = true"),
+    ('double_interpretation = true\ncounted_once = ["no_flowers", "no_flowers"]',
+     "counted_once names row 'no_flowers' twice"),
     ('double_interpretation = "yes"', "double_interpretation must be true or false"),
 ])
 def test_bad_double_interpretation_options_are_named(totals, message, tmp_path):
@@ -162,6 +164,41 @@ def test_the_true_solo(record, expected):
     got = fastscore.score(rules=PROFILE, **record)
     assert got.rows == expected and got.total == sum(expected.values())
     assert reference.score(rules_path=PATH, **record)["rows"] == expected
+
+
+# (record, expected rows): the event rows of the source (e-1, e-4, e-5), on 12m 567p 789p 234s EEE NN,
+# seat South: true_solo 2 (3m is the edge) + non_seat_wind_pong 1 + no_flowers 1 + base 5 = 9, plus the event.
+EVENTS = [
+    (dict(win="3m", self_drawn=True, events="after_flower"), 9 + 1),   # after_flower 1
+    (dict(win="3m", events="double_win"), 9 + 5),                      # double_win 5
+    (dict(win="3m", events="triple_win"), 9 + 10),                     # triple_win 10
+    (dict(win="3m", events="double_win", self_drawn=True), None),      # refused: others win on a discard only
+]
+
+
+@pytest.mark.parametrize("record, total", EVENTS)
+def test_the_event_rows(record, total):
+    record = dict(hand="12m567p789p234s EEE NN", seat="S", **record)
+    if total is None:
+        with pytest.raises(ValueError, match="need a win on a discard"):
+            fastscore.score(rules=PROFILE, **record)
+        return
+    got = fastscore.score(rules=PROFILE, **record)
+    assert got.total == total and got.rows[record["events"]] == total - 9
+    assert reference.score(rules_path=PATH, **record)["total"] == total
+    batch = HandBatch.from_records([record])
+    assert batch.events.dtype == np.uint16 and int(score_batch(batch, rules=PROFILE).total[0]) == total
+
+
+def test_waits_pay_the_events_above_the_first_eight_bits():
+    # 12m 567p 789p 234s EEE NN waits on 3m alone, seat South: 9 as above; double_win (bit 512) adds 5 on a
+    # discard and nothing self-drawn (the single call's compiled path and the batch alike).
+    hand = "12m567p789p234s EEE NN"
+    assert fastscore.waits(hand, seat="S", events="double_win", rules=PROFILE) == {
+        "3m": {"discard": 14, "self_draw": 9}}
+    batch = HandBatch.from_records([dict(hand=hand, seat="S", events="double_win")], require_win=False)
+    result = waits_batch(batch, rules=PROFILE)
+    assert (int(result.payout_discard[0, 2]), int(result.payout_self_draw[0, 2])) == (14, 9)
 
 
 def test_the_profile_is_listed_and_printed():

@@ -54,7 +54,7 @@ ENCODED_TAG = (b"fastscore.encoding", b"hands/1")
 _ENCODED_WIDTH = {"concealed": 34, "declared": 10}
 _ENCODED_DTYPE = {"concealed": np.uint8, "declared": np.int8, "win": np.int8, "self_drawn": np.bool_,
                   "seat": np.uint8, "round": np.uint8, "flowers": np.uint8, "streak": np.int32,
-                  "closing": np.bool_, "events": np.uint8, "error": np.uint8}
+                  "closing": np.bool_, "events": np.uint16, "error": np.uint8}
 _ENCODED_DEFAULT = {"win": -1, "self_drawn": False, "seat": 0, "round": 0, "flowers": 0, "streak": 0,
                     "closing": False, "events": 0, "error": 0}
 _ROW_PREFIX = re.compile(r"row \d+: ")
@@ -74,7 +74,7 @@ def encoded_schema():
         pa.field("flowers", pa.uint8()),
         pa.field("streak", pa.int32()),
         pa.field("closing", pa.bool_()),
-        pa.field("events", pa.uint8()),
+        pa.field("events", pa.uint16()),
         pa.field("error", pa.uint8()),
         pa.field("message", pa.string()),
     ], metadata=dict([ENCODED_TAG]))

@@ -26,7 +26,7 @@ __all__ = ["concealed_pong_count", "three_concealed_pongs", "four_concealed_pong
            "double_brothers", "small_triple_brothers", "big_triple_brothers", "small_triple_sisters",
            "big_triple_sisters", "mixed_straight", "mixed_straight_concealed", "false_solo", "pung_wait",
            "super_eight_pairs", "human_win", "pure_double_chow", "pure_triple_chow", "pure_quadruple_chow",
-           "double_mixed_chow", "quadruple_mixed_chow", "quintuple_mixed_chow", "linear_chows"]
+           "double_mixed_chow", "quadruple_mixed_chow", "quintuple_mixed_chow", "linear_chows", "has_event"]
 
 # Event bits as plain ints (numba freezes module globals as constants).
 _LAST_TILE, _AFTER_GONG, _ROBBING_GONG = int(Event.LAST_TILE), int(Event.AFTER_GONG), int(Event.ROBBING_GONG)
@@ -132,56 +132,57 @@ def dealer_streak(f):
 # in the way it can happen.
 
 @jit_inline
-def _event(f, bit):
+def has_event(f, bit):
+    """1 when the record's ``events`` hold the event ``bit`` (a :class:`fastscore.events.Event` value), else 0."""
     return np.int64((f.events & bit) != 0)
 
 
 @jit_inline
 def last_tile_draw(f):
     """Self-drew the last tile of the wall."""
-    return f.self_drawn & _event(f, _LAST_TILE)
+    return f.self_drawn & has_event(f, _LAST_TILE)
 
 
 @jit_inline
 def last_tile_discard(f):
     """Won on the discard after the last tile of the wall was drawn."""
-    return (1 - f.self_drawn) & _event(f, _LAST_TILE)
+    return (1 - f.self_drawn) & has_event(f, _LAST_TILE)
 
 
 @jit_inline
 def after_gong(f):
     """Self-drew the winning tile as the replacement tile after a gong."""
-    return f.self_drawn & _event(f, _AFTER_GONG)
+    return f.self_drawn & has_event(f, _AFTER_GONG)
 
 
 @jit_inline
 def robbing_gong(f):
     """Won on the tile another player added to an exposed pong to make a gong."""
-    return (1 - f.self_drawn) & _event(f, _ROBBING_GONG)
+    return (1 - f.self_drawn) & has_event(f, _ROBBING_GONG)
 
 
 @jit_inline
 def heavenly_win(f):
     """The dealer (East seat) won by self-draw on the dealt tiles."""
-    return f.self_drawn & np.int64(f.seat == 0) & _event(f, _HEAVENLY)
+    return f.self_drawn & np.int64(f.seat == 0) & has_event(f, _HEAVENLY)
 
 
 @jit_inline
 def earthly_win(f):
     """Won on the first discard of the hand, or by self-draw on one's first draw, before any claim."""
-    return _event(f, _EARTHLY)
+    return has_event(f, _EARTHLY)
 
 
 @jit_inline
 def heavenly_ready(f):
     """Ready (Closing) declared with the first discard of the hand."""
-    return f.closing & _event(f, _READY_FIRST)
+    return f.closing & has_event(f, _READY_FIRST)
 
 
 @jit_inline
 def earthly_ready(f):
     """Ready (Closing) declared in the first go-around, before any claim."""
-    return f.closing & _event(f, _READY_EARLY)
+    return f.closing & has_event(f, _READY_EARLY)
 
 
 # ---------------------------------------------------------------------------------------------- HK-style Taiwanese
@@ -494,7 +495,7 @@ def super_eight_pairs(f):
 def human_win(f):
     """Won in the first go-around after the dealer's first discard, before any claim (event ``human``;
     mahjong16 ``ren_hu``, hk-taiwanese e-11)."""
-    return _event(f, _HUMAN)
+    return has_event(f, _HUMAN)
 
 
 # ---------------------------------------------------------------------------------------------- sheung counts

@@ -10,11 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit_inline
+from ..events import Event
+from .family_rows import has_event
 from .features import Shape
 
-__all__ = ["true_solo"]
+__all__ = ["true_solo", "after_flower", "double_win", "triple_win"]
 
 _NICO, _STANDARD = int(Shape.NICO_NICO), int(Shape.STANDARD)
+# Event bits as plain ints (numba freezes module globals as constants).
+_AFTER_FLOWER, _DOUBLE_WIN, _TRIPLE_WIN = int(Event.AFTER_FLOWER), int(Event.DOUBLE_WIN), int(Event.TRIPLE_WIN)
 
 
 @jit_inline
@@ -33,3 +37,22 @@ def true_solo(f):
     closed = np.int64(f.eyes == w) | ((f.concealed_pongs >> w) & 1) | (np.int64(w < 27) & (middle | edge) & 1)
     shape = (np.int64(f.shape == _STANDARD) & closed) | np.int64(f.shape == _NICO)
     return f.single_wait & shape
+
+
+@jit_inline
+def after_flower(f):
+    """hk-taiwanese e-1 (花上食胡): self-drew the winning tile as the replacement tile after a flower (event
+    ``after_flower``)."""
+    return f.self_drawn & has_event(f, _AFTER_FLOWER)
+
+
+@jit_inline
+def double_win(f):
+    """hk-taiwanese e-4 (雙響): won on a discard that one other player also wins on (event ``double_win``)."""
+    return (1 - f.self_drawn) & has_event(f, _DOUBLE_WIN)
+
+
+@jit_inline
+def triple_win(f):
+    """hk-taiwanese e-5 (三響): won on a discard that both other players also win on (event ``triple_win``)."""
+    return (1 - f.self_drawn) & has_event(f, _TRIPLE_WIN)

@@ -199,8 +199,7 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
     seat_column[0] = seat
     round_column[0] = round_wind
     flowers_column[0] = flowers
-    events_column, error_column, codes = columns[4:5], columns[5:6], columns[6:7]
-    events_column[0] = events
+    error_column, codes = columns[5:6], columns[6:7]
     error_column[0] = 0
     closing_column = columns[7:8].view(np.bool_)
     closing_column[0] = closing
@@ -208,6 +207,8 @@ def waits_hand(concealed, declared, seat, round_wind, flowers, streak, closing, 
     streak_column[0] = streak
     n_waits = columns[12:14].view(np.int16)
     n_waits[0] = 0
+    events_column = columns[14:16].view(np.uint16)
+    events_column[0] = events
     # The waits kernel's block with int64 bounds (not the literals 0 and 1, which numba would type apart),
     # in the build that calls the shared scoring path.
     _waits_block_called(concealed.reshape(1, N_KINDS), declared.reshape(1, MAX_DECLARED, 2), win_column,
