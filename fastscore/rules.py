@@ -87,9 +87,9 @@ class RuleTable:
         ``win_shapes[shape]``: a hand that completes that shape (LRC rules section 3) is a win under this
         table (``[win] shapes``; every shape by default). The standard shape always is.
     double : bool
-        The double interpretation (``[totals] double_interpretation``; docs/rules.md, "Double
-        interpretation"): a hand that reads both as Nico Nico and as a standard hand scores both readings
-        added, the Nico Nico reading and the best standard one.  False by default.
+        The double interpretation (``[totals] double_interpretation``; docs/rules.md, "Totals"): a hand
+        that reads both as Nico Nico and as a standard hand scores both readings added, the Nico Nico
+        reading and the best standard one.  False by default.
     counted_once : ndarray, shape (R,), bool
         ``counted_once[r]``: in a double interpretation row ``r`` counts once when both readings score it
         (``[totals] counted_once``: the rows of the whole hand, such as flowers and events).
