@@ -156,6 +156,10 @@ TRUE_SOLO = [
     (dict(hand="1133557799m EEE GG R", win="R", seat="S"),
      {"nico_nico": 40, "true_solo": 2, "semi_pure": 30, "non_seat_wind_pong": 1, "no_flowers": 1,
       "mahjong_base": 5}),
+    # Nico Nico of three suits, no honour, flower 1f, seat South, waiting on 9s alone: nico_nico 40
+    # + true_solo 2 + no_honours 1 (the source's Nico Nico reading takes b-3) + mixed_flower 1 + base 5 = 49.
+    (dict(hand="113366m5577p22444s9s", win="9s", seat="S", flowers="1f"),
+     {"nico_nico": 40, "true_solo": 2, "no_honours": 1, "mixed_flower": 1, "mahjong_base": 5}),
 ]
 
 
