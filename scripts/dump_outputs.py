@@ -4,7 +4,8 @@
     PYTHONPATH=NEW python scripts/dump_outputs.py new.npz
     python scripts/dump_outputs.py --compare old.npz new.npz
 
-(give each checkout its own ``NUMBA_CACHE_DIR``).  Arrays: ``score_batch``, ``win_check``,
+(give each checkout its own ``FASTSCORE_CACHE``; not ``NUMBA_CACHE_DIR``, which can load
+another checkout's stale kernels: bench/README.md).  Arrays: ``score_batch``, ``win_check``,
 ``waits_batch``, ``shanten_batch`` and ``discard_analysis`` under ``lrc`` and ``taiwan`` on sampled
 winning (every family), special-shape, ready and dealt 16- and 17-tile hands; ``HandBatch.from_arrays``
 from uint8, int64, lists and scalars, with bad rows, at 1 to 3,000 rows (codes, messages, the
