@@ -9,9 +9,10 @@ another checkout's stale kernels: bench/README.md).  Arrays: ``score_batch``, ``
 ``waits_batch``, ``shanten_batch`` and ``discard_analysis`` under ``lrc`` and ``taiwan`` on sampled
 winning (every family), special-shape, ready and dealt 16- and 17-tile hands; ``HandBatch.from_arrays``
 from uint8, int64, lists and scalars, with bad rows, at 1 to 3,000 rows (codes, messages, the
-exceptions of refused arguments).  About 4 minutes once the kernels are compiled.
+exceptions of refused arguments).  About 4 minutes once the kernels are compiled.  ``DUMP_RULES=lrc,hk-taiwanese``
+(comma-separated profiles or rules files) replaces the two tables.
 """
-import json, sys
+import json, os, sys
 import numpy as np
 
 if sys.argv[1] == "--compare":
@@ -31,7 +32,7 @@ spec = fastscore.sample_winning(20_000, seed=4, families=["nico_nico", "thirteen
 ready = fastscore.sample_ready(50_000, seed=3)
 d16 = sample_dealt(200_000, seed=3, n_tiles=16)
 d17 = sample_dealt(20_000, seed=3, n_tiles=17)
-for rules in ("lrc", "taiwan"):
+for rules in os.environ.get("DUMP_RULES", "lrc,taiwan").split(","):
     for name, b in (("wins", wins), ("spec", spec)):
         r = score_batch(b, rules=rules)
         for f in ("payout", "total", "points", "legal", "is_win", "chicken", "shape", "row_points", "error"):

@@ -252,7 +252,7 @@ def test_the_high_row_word_is_evaluated_only_when_asked(records):
 
 def test_a_row_of_the_high_word_in_force_is_evaluated_alone(records):
     """``hi`` names the rows of the high word in force; their predicates run (in blocks of
-    ``codegen.HIGH_BLOCK``), so one row in force gets its own bit and units, whatever the others."""
+    ``codegen.HIGH_BLOCK`` or of one gate), so one row in force gets its own bit and units, whatever the others."""
     for r in range(rows.WORD_BITS, rows.N_ROWS):
         bit = 1 << (r - rows.WORD_BITS)
         field = int(rows.UNIT_MASK[r]) << int(rows.UNIT_SHIFT[r])
@@ -260,6 +260,73 @@ def test_a_row_of_the_high_word_in_force_is_evaluated_alone(records):
             _, high, units = rows.evaluate(f, bit)
             _, every_high, every_units = rows.evaluate(f, EVERY_HIGH_ROW)
             assert high & bit == every_high & bit and units & field == every_units & field, rows.ROW_IDS[r]
+
+
+def sparse_features(rng, n):
+    """Records as :func:`random_features`, with a hand's few pongs (0 to 5 kinds), sheungs (0 to 5 starts,
+    the concealed ones among them) and sheung counts: the gates of the rows are false for most of them."""
+    for f in random_features(rng, n):
+        pongs = sum(1 << int(t) for t in rng.choice(34, size=int(rng.integers(0, 6)), replace=False))
+        starts = [0, 0, 0]
+        counts = 0
+        for _ in range(int(rng.integers(0, 6))):
+            suit, start = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+            starts[suit] |= 1 << start
+            counts += 1 << (3 * (7 * suit + start))
+        hidden = [m & int(rng.integers(0, 128)) for m in starts]
+        yield f._replace(pongs=pongs, concealed_pongs=pongs & f.concealed_pongs, sheungs_m=starts[0],
+                         sheungs_p=starts[1], sheungs_s=starts[2], concealed_m=hidden[0], concealed_p=hidden[1],
+                         concealed_s=hidden[2], sheung_counts=counts, eyes=int(rng.integers(-1, 34)))
+
+
+def test_a_gate_holds_whenever_its_rows_fire(records):
+    """A row's gate (``Row.gate``) lets the evaluators skip its rows: it must hold on every record where one of
+    them fires.  Dense random records, and sparse ones on which most gates are false."""
+    gated = [row for row in rows.REGISTRY if row.gate is not None]
+    assert {row.gate.__name__ for row in gated} == {"repeated_start", "near_pongs", "straight_starts", "few_starts"}
+    closed = 0
+    for f in records + list(sparse_features(np.random.default_rng(5), 20_000)):
+        for row in gated:
+            if not row.gate(f):
+                closed += 1
+                assert row.predicate(f) == 0, (row.id, f)
+    # Most of the sparse records close most gates: the check above is not vacuous.
+    assert closed > 10 * 20_000
+
+
+def test_the_gated_evaluators_agree_with_the_predicates():
+    """The evaluators, gates and all, give every row's bit and units as its predicate does (sparse records)."""
+    for f in sparse_features(np.random.default_rng(6), 3_000):
+        got_rows, got_units = joined(rows.evaluate(f, EVERY_HIGH_ROW))
+        for r, row in enumerate(rows.REGISTRY):
+            u = int(row.predicate(f))
+            assert (got_rows >> r) & 1 == (u != 0), row.id
+            if r in rows.UNIT_ROWS:
+                assert (got_units >> rows.UNIT_SHIFT[r]) & rows.UNIT_MASK[r] == min(u, rows.UNIT_MASK[r]), row.id
+
+
+def test_a_generated_evaluator_skips_the_rows_of_a_closed_gate(records):
+    """The source codegen.evaluator compiles runs the rows of a gate, in either row word, only when the gate
+    holds.  Run here as plain Python (a compiled test evaluator would be cached under codegen.py's name and
+    outlive a change of this test).  The gate does not hold whenever its rows fire, as a row's gate must:
+    so that skipping them shows."""
+    namespace = {"np": np, "_p0": lambda f: int(f.eyes >= 0), "_p1": lambda f: f.seat,
+                 "_p64": lambda f: int(f.flowers != 0), "_gclosing": lambda f: f.closing}
+    gates = {1: "closing", 64: "closing"}
+    exec(codegen.high_source("test_high", (0, 1, 64), {1: 0}, 63, gates), namespace)
+    namespace["_high"] = namespace["test_high"]
+    source = codegen.evaluator_source("test_evaluate", (0, 1, 64), {1: 0}, 63, gates)
+    assert "    if _gclosing(f):" in source
+    exec(source, namespace)
+    seen = set()
+    for f in records:
+        low, high, units = namespace["test_evaluate"](f, 2)
+        seat_fires = f.closing == 1 and f.seat != 0
+        assert low == int(f.eyes >= 0) | int(seat_fires) << 1, f
+        assert units == (f.seat if seat_fires else 0)
+        assert high == int(f.closing == 1 and f.flowers != 0) << 1
+        seen.add((f.closing, f.seat != 0))
+    assert seen == {(0, False), (0, True), (1, False), (1, True)}
 
 
 def test_the_sheung_count_rows_over_every_count(records):

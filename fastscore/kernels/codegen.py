@@ -16,7 +16,7 @@ from .._jit import jit, jit_inline
 __all__ = ["evaluator_source", "evaluator"]
 
 
-#: The compiled functions of :func:`high_source`, by their rows and units shifts (made once a process).
+#: The compiled functions of :func:`high_source`, by their rows, units shifts and gates (made once a process).
 _HIGH: dict = {}
 #: Rows of the high word per block of :func:`high_source`: a block whose rows are none in force is skipped.
 HIGH_BLOCK = 8
@@ -26,17 +26,43 @@ def _high_mask(rows, word_bits: int) -> int:
     return sum(1 << (r - word_bits) for r in rows)
 
 
-def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
+def _row_lines(r: int, unit_shifts: dict, word: str, shift: int, indent: str) -> list:
+    lines = [f"{indent}u{r} = np.int64(_p{r}(f))", f"{indent}{word} |= np.int64(u{r} != 0) << {shift}"]
+    if r in unit_shifts:
+        lines.append(f"{indent}units |= u{r} << {unit_shifts[r]}")
+    return lines
+
+
+def _gated(rows, gates: dict) -> list:
+    """``rows`` as groups ``(gate name or None, rows)``: the rows of one gate together, at the place of its
+    first row; the others one group each."""
+    groups: list = []
+    where: dict = {}
+    for r in rows:
+        g = gates.get(r)
+        if g is None:
+            groups.append((None, [r]))
+        elif g in where:
+            groups[where[g]][1].append(r)
+        else:
+            where[g] = len(groups)
+            groups.append((g, [r]))
+    return groups
+
+
+def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int, gates: dict | None = None) -> str:
     """Python source of :func:`evaluator`'s function ``name``: predicate ``_p{r}`` for each ``r`` of ``bits``
-    below ``word_bits``, and a call of ``_high(f, hi)`` when ``hi`` has one of the others."""
+    below ``word_bits`` (those of the gate named ``g``, ``gates[r] = g``, only when ``_g{g}(f)``), and a call of
+    ``_high(f, hi)`` when ``hi`` has one of the others."""
+    gates = gates or {}
     lines = [f"def {name}(f, hi):", "    rows = np.int64(0)", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
-    for r in bits:
-        if r >= word_bits:
-            continue
-        lines.append(f"    u{r} = np.int64(_p{r}(f))")
-        lines.append(f"    rows |= np.int64(u{r} != 0) << {r}")
-        if r in unit_shifts:
-            lines.append(f"    units |= u{r} << {unit_shifts[r]}")
+    for g, rows in _gated([r for r in bits if r < word_bits], gates):
+        indent = "    "
+        if g is not None:
+            lines.append(f"    if _g{g}(f):")
+            indent = "        "
+        for r in rows:
+            lines += _row_lines(r, unit_shifts, "rows", r, indent)
     high = [r for r in bits if r >= word_bits]
     if high:
         lines += [f"    if hi & {_high_mask(high, word_bits)}:", "        rows_hi, high_units = _high(f, hi)",
@@ -45,25 +71,31 @@ def evaluator_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def high_source(name: str, bits, unit_shifts: dict, word_bits: int) -> str:
+def high_source(name: str, bits, unit_shifts: dict, word_bits: int, gates: dict | None = None) -> str:
     """Python source of the function ``name`` that :func:`evaluator`'s function calls for the rows of ``bits``
-    from ``word_bits`` on: ``(rows_hi, units)``, in blocks of :data:`HIGH_BLOCK` rows, each run only when
+    from ``word_bits`` on: ``(rows_hi, units)``.  The rows of the gate named ``g`` (``gates[r] = g``) form a
+    block run only when ``_g{g}(f)``; the others blocks of :data:`HIGH_BLOCK` rows; each block runs only when
     ``hi`` has one of its rows."""
+    gates = gates or {}
     high = [r for r in bits if r >= word_bits]
+    blocks = []
+    for g, rows in _gated(high, gates):
+        if g is None and blocks and blocks[-1][0] is None and len(blocks[-1][1]) < HIGH_BLOCK:
+            blocks[-1][1].extend(rows)
+        else:
+            blocks.append((g, list(rows)))
     lines = [f"def {name}(f, hi):", "    rows_hi = np.int64(0)", "    units = np.int64(0)"]
-    for k in range(0, len(high), HIGH_BLOCK):
-        block = high[k:k + HIGH_BLOCK]
-        lines.append(f"    if hi & {_high_mask(block, word_bits)}:")
+    for g, block in blocks:
+        test = f"hi & {_high_mask(block, word_bits)}" + ("" if g is None else f" and _g{g}(f)")
+        lines.append(f"    if {test}:")
         for r in block:
-            lines.append(f"        u{r} = np.int64(_p{r}(f))")
-            lines.append(f"        rows_hi |= np.int64(u{r} != 0) << {r - word_bits}")
-            if r in unit_shifts:
-                lines.append(f"        units |= u{r} << {unit_shifts[r]}")
+            lines += _row_lines(r, unit_shifts, "rows_hi", r - word_bits, "        ")
     lines.append("    return rows_hi, units")
     return "\n".join(lines) + "\n"
 
 
-def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, inline: bool = False):
+def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, inline: bool = False,
+              gates: dict | None = None):
     """A compiled ``name(f, hi) -> (rows, rows_hi, units)`` that calls every predicate on the record ``f``.
 
     Parameters
@@ -79,6 +111,9 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, in
     inline : bool
         ``jit_inline`` (inlined into each compiled caller: for the hot call
         sites) rather than ``jit`` (one compiled function, called).
+    gates : dict, optional
+        Bit index r -> row r's gate, a compiled ``gate(f)`` (0 or 1) that holds whenever the predicate fires:
+        the rows of one gate run only when it holds (for rows that seldom fire and share a cheap test).
 
     Returns
     -------
@@ -88,24 +123,27 @@ def evaluator(name: str, predicates: dict, unit_shifts: dict, word_bits: int, in
         predicates of the ``rows_hi`` rows run only when ``hi`` has a row of theirs (a table with such a row in
         force: ``hi`` is the high row word of the rows in force; ``rows_hi`` is 0 without them), in a
         function of their own that the evaluator calls, in blocks skipped when none of their rows is in force.
-        Straight-line code; the predicates are inlined when they are ``jit_inline``.
+        Straight-line code but for the gates; the predicates are inlined when they are ``jit_inline``.
     """
     bits = tuple(predicates)
-    namespace = {"np": np, **{f"_p{r}": predicates[r] for r in bits}}
-    high_rows = tuple((r, unit_shifts.get(r)) for r in bits if r >= word_bits)
+    gates = gates or {}
+    gate_of = {r: gates[r].__name__ for r in bits if r in gates}
+    namespace = {"np": np, **{f"_p{r}": predicates[r] for r in bits},
+                 **{f"_g{name}": gates[r] for r, name in gate_of.items()}}
+    high_rows = tuple((r, unit_shifts.get(r), gate_of.get(r)) for r in bits if r >= word_bits)
     if high_rows:
         # The rows of the high word in a function of their own, called (not inlined): a table without them
         # (the LRC table) runs the evaluator without their code in its loops.  Evaluators of the same rows
         # share it: one compile.
         if high_rows not in _HIGH:
-            high = high_source(f"{name}_high", bits, unit_shifts, word_bits)
+            high = high_source(f"{name}_high", bits, unit_shifts, word_bits, gate_of)
             exec(compile(high, __file__, "exec"), namespace)
             func = namespace[f"{name}_high"]
             func.__module__ = __name__
             func.__doc__ = "Generated row evaluator of the high row word.\n\n" + high
             _HIGH[high_rows] = jit(func)
         namespace["_high"] = _HIGH[high_rows]
-    source = evaluator_source(name, bits, unit_shifts, word_bits)
+    source = evaluator_source(name, bits, unit_shifts, word_bits, gate_of)
     exec(compile(source, __file__, "exec"), namespace)
     func = namespace[name]
     func.__module__ = __name__

@@ -42,8 +42,8 @@ def popcount(x):
 # -1 for a row not in force) and the number of columns, the payout's base and unit,
 # the shapes that win (bit s for shape s), the high row word of the rows in force,
 # the double interpretation (0 or 1) and the two row words of its rows counted once,
-# the number of replacers K, the replacers (K,), then for each k the two row words of
-# replacers k to K-1 ((K,) low words, then (K,) high words).
+# the two row words of the replacers, the number of replacers K, the replacers (K,), then for each k
+# the two row words of replacers k to K-1 ((K,) low words, then (K,) high words).
 RP_POINTS = 0
 RP_TIERS = N_ROWS
 RP_REPLACES = (1 + MAX_TIERS) * N_ROWS
@@ -61,7 +61,8 @@ RP_WIN_SHAPES = RP_PAY_UNIT + 1
 RP_LIVE_HI = RP_WIN_SHAPES + 1
 RP_DOUBLE = RP_LIVE_HI + 1
 RP_ONCE = RP_DOUBLE + 1
-RP_N_REPLACERS = RP_ONCE + 2
+RP_REPLACER_BITS = RP_ONCE + 2
+RP_N_REPLACERS = RP_REPLACER_BITS + 2
 RP_REPLACERS = RP_N_REPLACERS + 1
 
 
@@ -117,6 +118,8 @@ def pack_rules(rule_args):
             later_hi |= 1 << (r - WORD_BITS)
         out[RP_REPLACERS + k + j] = later
         out[RP_REPLACERS + 2 * k + j] = later_hi
+    out[RP_REPLACER_BITS] = later
+    out[RP_REPLACER_BITS + 1] = later_hi
     return out
 
 
@@ -129,30 +132,49 @@ def row_bit(rows, rows_hi, r):
 
 
 @jit_inline
+def next_row(m, m_hi):
+    """The lowest row of the two row words ``m``, ``m_hi`` (not both 0) and the words without it: ``(r, m,
+    m_hi)``.  Branch-free, so that a loop over the rows of both words mispredicts once, at its end."""
+    low = m != 0
+    x = m if low else m_hi
+    r = cttz64(np.int64(x)) + (0 if low else WORD_BITS)
+    x &= x - 1
+    return r, (x if low else m), (m_hi if low else x)
+
+
+@jit_inline
 def resolve(rows, rows_hi, shape, rules):
     """Rows that score, as two row words: fired, taken by the shape, not replaced by a scoring row.
 
     ``rules`` is :func:`pack_rules`' array: its replacers list the rows that
     replace others, replacing-first; its replaces_bits[r] the rows row r
-    replaces; its shape_bits[shape] the rows a shape takes.  A table with no row of the high word in force
-    (``rows_hi`` 0) takes the loop over the low word alone.
+    replaces; its shape_bits[shape] the rows a shape takes.
+
+    A replaced row replaces nothing, so the order matters only when one scoring replacer replaces another.
+    Most hands have no such pair: the rows that the scoring replacers replace, all at once (a loop over the
+    few replacers that score, no dependency from one to the next).  Otherwise the list in order.
     """
     scoring = rows & rules[RP_SHAPES + 2 * shape]
     scoring_hi = rows_hi & rules[RP_SHAPES + 2 * shape + 1]
+    fire = scoring & rules[RP_REPLACER_BITS]
+    fire_hi = scoring_hi & rules[RP_REPLACER_BITS + 1]
+    gone = np.int64(0)
+    gone_hi = np.int64(0)
+    m = fire
+    m_hi = fire_hi
+    while m | m_hi:
+        r, m, m_hi = next_row(m, m_hi)
+        gone |= rules[RP_REPLACES + 2 * r]
+        gone_hi |= rules[RP_REPLACES + 2 * r + 1]
+    if ((gone & fire) | (gone_hi & fire_hi)) == 0:
+        return scoring & ~gone, scoring_hi & ~gone_hi
     n = rules[RP_N_REPLACERS]
-    if rules[RP_LIVE_HI] == 0:
-        for k in range(n):
-            # No replacer left among the scoring rows: the rest of the list changes nothing.
-            if (scoring & rules[RP_REPLACERS + n + k]) == 0:
-                break
-            r = rules[RP_REPLACERS + k]
-            # Branch-free: clear the replaced rows when row r scores.
-            scoring &= ~(rules[RP_REPLACES + 2 * r] & -((scoring >> r) & 1))
-        return scoring, scoring_hi
     for k in range(n):
+        # No replacer left among the scoring rows: the rest of the list changes nothing.
         if ((scoring & rules[RP_REPLACERS + n + k]) | (scoring_hi & rules[RP_REPLACERS + 2 * n + k])) == 0:
             break
         r = rules[RP_REPLACERS + k]
+        # Branch-free: clear the replaced rows when row r scores.
         fires = -row_bit(scoring, scoring_hi, r)
         scoring &= ~(rules[RP_REPLACES + 2 * r] & fires)
         scoring_hi &= ~(rules[RP_REPLACES + 2 * r + 1] & fires)
@@ -186,13 +208,10 @@ def points_of(scoring, scoring_hi, units, rules):
     given the units word ``units`` (``rules``: :func:`pack_rules`)."""
     total = 0
     m = scoring & ~DEALER_BITS
-    while m:
-        total += row_value(lowest_bit(m), units, rules)
-        m &= m - 1
-    m = scoring_hi
-    while m:
-        total += row_value(WORD_BITS + lowest_bit(m), units, rules)
-        m &= m - 1
+    m_hi = scoring_hi
+    while m | m_hi:
+        r, m, m_hi = next_row(m, m_hi)
+        total += row_value(r, units, rules)
     return total
 
 

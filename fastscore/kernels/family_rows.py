@@ -26,7 +26,8 @@ __all__ = ["concealed_pong_count", "three_concealed_pongs", "four_concealed_pong
            "double_brothers", "small_triple_brothers", "big_triple_brothers", "small_triple_sisters",
            "big_triple_sisters", "mixed_straight", "mixed_straight_concealed", "false_solo", "pung_wait",
            "super_eight_pairs", "human_win", "pure_double_chow", "pure_triple_chow", "pure_quadruple_chow",
-           "double_mixed_chow", "quadruple_mixed_chow", "quintuple_mixed_chow", "linear_chows", "has_event"]
+           "double_mixed_chow", "quadruple_mixed_chow", "quintuple_mixed_chow", "linear_chows", "has_event",
+           "repeated_start", "near_pongs", "straight_starts", "few_starts"]
 
 # Event bits as plain ints (numba freezes module globals as constants).
 _LAST_TILE, _AFTER_GONG, _ROBBING_GONG = int(Event.LAST_TILE), int(Event.AFTER_GONG), int(Event.ROBBING_GONG)
@@ -317,6 +318,13 @@ def pure_terminals(f):
 
 
 @jit_inline
+def few_starts(f):
+    """Gate of the terminal and outside rows (:attr:`fastscore.kernels.rows.Row.gate`): no sheung starts at a
+    number from 2 to 6, so that every sheung holds a 1 or a 9 (1 or 0)."""
+    return np.int64(((f.sheungs_m | f.sheungs_p | f.sheungs_s) & 62) == 0)
+
+
+@jit_inline
 def _outside(f):
     """Standard shape: every group (sets and eyes, declared ones included) holds a 1, a 9 or an honour."""
     starts = f.sheungs_m | f.sheungs_p | f.sheungs_s
@@ -371,6 +379,18 @@ def mixed_with_x(f):
 def pure_with_x(f):
     """Every group holds the same number X (2 to 8): no honour (hk-taiwanese x-2)."""
     return _with_x(f) & np.int64((f.word & HONOURS) == 0)
+
+
+@jit_inline
+def near_pongs(f):
+    """Gate of the rows of pongs of related numbers (:attr:`fastscore.kernels.rows.Row.gate`): pongs or gongs of
+    one number in two suits, or two in one suit at most two numbers apart, or of its 1 and its 9 (1 or 0)."""
+    m = f.pongs & 511
+    p = (f.pongs >> 9) & 511
+    s = (f.pongs >> 18) & 511
+    near = (m & ((m >> 1) | (m >> 2) | (m >> 8))) | (p & ((p >> 1) | (p >> 2) | (p >> 8))) \
+        | (s & ((s >> 1) | (s >> 2) | (s >> 8)))
+    return np.int64(((m & p) | (m & s) | (p & s) | near) != 0)
 
 
 @jit_inline
@@ -458,6 +478,14 @@ def _mixed_straight(m, p, s):
 
 
 @jit_inline
+def straight_starts(f):
+    """Gate of the mixed straight rows (:attr:`fastscore.kernels.rows.Row.gate`): sheungs, concealed or not,
+    start at 1, 4 and 7 of some suits (1 or 0)."""
+    starts = f.sheungs_m | f.sheungs_p | f.sheungs_s | f.concealed_m | f.concealed_p | f.concealed_s
+    return np.int64((starts & 73) == 73)
+
+
+@jit_inline
 def mixed_straight(f):
     """123, 456 and 789 in two or three suits (hk-taiwanese dr-1)."""
     return _mixed_straight(f.sheungs_m, f.sheungs_p, f.sheungs_s)
@@ -530,6 +558,19 @@ def _equal(x, v):
 def _nonzero(x):
     """The low bit of each 3-bit field of ``x`` that is not 0."""
     return (x | (x >> 1) | (x >> 2)) & _LOW
+
+
+@jit_inline
+def repeated_start(f):
+    """Gate of the rows that count identical sheungs (:attr:`fastscore.kernels.rows.Row.gate`): two sheungs or
+    more start at one number, in one suit or in two (1 or 0; no sum, so no field can carry into the next)."""
+    m, p, s = _suit_counts(f)
+    any_suit = m | p | s
+    two = ((any_suit >> 1) | (any_suit >> 2)) & _LOW
+    nm = _nonzero(m)
+    np_ = _nonzero(p)
+    ns = _nonzero(s)
+    return np.int64((two | (nm & np_) | (nm & ns) | (np_ & ns)) != 0)
 
 
 @jit_inline

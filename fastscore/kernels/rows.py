@@ -48,7 +48,7 @@ from .family_rows import after_gong, all_concealed_pongs, all_exposed, all_sheun
     double_brothers, small_triple_brothers, big_triple_brothers, small_triple_sisters, big_triple_sisters, \
     mixed_straight, mixed_straight_concealed, false_solo, pung_wait, super_eight_pairs, human_win, \
     pure_double_chow, pure_triple_chow, pure_quadruple_chow, double_mixed_chow, quadruple_mixed_chow, \
-    quintuple_mixed_chow, linear_chows
+    quintuple_mixed_chow, linear_chows, repeated_start, near_pongs, straight_starts, few_starts
 from .hk_rows import after_flower, double_win, triple_win, true_solo
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
@@ -478,6 +478,10 @@ class Row(NamedTuple):
         A row of scope ``interpretation`` that reads ``self_drawn`` (one unit at most): waits analysis,
         which scores each completion won both ways, evaluates these rows again on the self-drawn record
         (:data:`evaluate_self_drawn`).
+    gate : compiled function or None
+        ``gate(f)``, 1 or 0: a cheap test that holds whenever the predicate fires, shared by rows that seldom
+        fire.  The evaluators run the rows of one gate only when it holds
+        (:func:`fastscore.kernels.codegen.evaluator`); ``tests/test_rows.py`` checks each gate against its rows.
     """
 
     id: str
@@ -489,6 +493,7 @@ class Row(NamedTuple):
     after_chicken: bool = False
     reads_win: bool = False
     reads_self_drawn: bool = False
+    gate: Callable | None = None
 
 
 _STD = ("standard",)
@@ -582,32 +587,32 @@ REGISTRY = (
     Row("mixed_flower", mixed_flower, max_units=6, scope=HAND),
     Row("seat_flower_outside_set", seat_flower_outside_set, max_units=2, scope=HAND),
     Row("all_simples", all_simples),
-    Row("mixed_terminals", mixed_terminals),
-    Row("pure_terminals", pure_terminals),
-    Row("mixed_outside", mixed_outside, shapes=_STD),
-    Row("pure_outside", pure_outside, shapes=_STD),
+    Row("mixed_terminals", mixed_terminals, gate=few_starts),
+    Row("pure_terminals", pure_terminals, gate=few_starts),
+    Row("mixed_outside", mixed_outside, shapes=_STD, gate=few_starts),
+    Row("pure_outside", pure_outside, shapes=_STD, gate=few_starts),
     Row("mixed_with_x", mixed_with_x, shapes=_STD),
     Row("pure_with_x", pure_with_x, shapes=_STD),
-    Row("linear_pongs", linear_pongs, max_units=3, shapes=_STD),
-    Row("double_brothers", double_brothers, max_units=9, shapes=_STD),
-    Row("small_triple_brothers", small_triple_brothers, shapes=_STD),
-    Row("big_triple_brothers", big_triple_brothers, shapes=_STD),
-    Row("small_triple_sisters", small_triple_sisters, shapes=_STD),
-    Row("big_triple_sisters", big_triple_sisters, shapes=_STD),
-    Row("mixed_straight", mixed_straight, shapes=_STD),
-    Row("mixed_straight_concealed", mixed_straight_concealed, shapes=_STD),
+    Row("linear_pongs", linear_pongs, max_units=3, shapes=_STD, gate=near_pongs),
+    Row("double_brothers", double_brothers, max_units=9, shapes=_STD, gate=near_pongs),
+    Row("small_triple_brothers", small_triple_brothers, shapes=_STD, gate=near_pongs),
+    Row("big_triple_brothers", big_triple_brothers, shapes=_STD, gate=near_pongs),
+    Row("small_triple_sisters", small_triple_sisters, shapes=_STD, gate=near_pongs),
+    Row("big_triple_sisters", big_triple_sisters, shapes=_STD, gate=near_pongs),
+    Row("mixed_straight", mixed_straight, shapes=_STD, gate=straight_starts),
+    Row("mixed_straight_concealed", mixed_straight_concealed, shapes=_STD, gate=straight_starts),
     Row("false_solo", false_solo, shapes=("standard", "nico_nico"), reads_win=True),
     Row("pung_wait", pung_wait, shapes=_STD, reads_win=True),
     Row("super_eight_pairs", super_eight_pairs, shapes=("nico_nico",), reads_win=True),
     # Timing events (fastscore.events), continued
     Row("human_win", human_win, scope=HAND),
     # HK-style Taiwanese, continued: the rows that count identical sheungs
-    Row("pure_double_chow", pure_double_chow, max_units=21, shapes=_STD),
-    Row("pure_triple_chow", pure_triple_chow, shapes=_STD),
-    Row("pure_quadruple_chow", pure_quadruple_chow, shapes=_STD),
-    Row("double_mixed_chow", double_mixed_chow, max_units=7, shapes=_STD),
-    Row("quadruple_mixed_chow", quadruple_mixed_chow, shapes=_STD),
-    Row("quintuple_mixed_chow", quintuple_mixed_chow, shapes=_STD),
+    Row("pure_double_chow", pure_double_chow, max_units=21, shapes=_STD, gate=repeated_start),
+    Row("pure_triple_chow", pure_triple_chow, shapes=_STD, gate=repeated_start),
+    Row("pure_quadruple_chow", pure_quadruple_chow, shapes=_STD, gate=repeated_start),
+    Row("double_mixed_chow", double_mixed_chow, max_units=7, shapes=_STD, gate=repeated_start),
+    Row("quadruple_mixed_chow", quadruple_mixed_chow, shapes=_STD, gate=repeated_start),
+    Row("quintuple_mixed_chow", quintuple_mixed_chow, shapes=_STD, gate=repeated_start),
     Row("linear_chows", linear_chows, max_units=21, shapes=_STD),
     # HK-style Taiwanese, continued (fastscore.kernels.hk_rows)
     Row("true_solo", true_solo, shapes=("standard", "nico_nico"), reads_win=True),
@@ -698,7 +703,8 @@ def _evaluator(name: str, scopes, inline: bool = False, reads_win: bool = False,
     bits = [r for r, row in enumerate(REGISTRY) if row.scope in scopes and (row.reads_win or not reads_win)
             and (row.reads_self_drawn or not self_drawn)]
     return evaluator(name, {r: REGISTRY[r].predicate for r in bits},
-                     {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, WORD_BITS, inline)
+                     {r: int(UNIT_SHIFT[r]) for r in bits if UNIT_MASK[r]}, WORD_BITS, inline,
+                     {r: REGISTRY[r].gate for r in bits if REGISTRY[r].gate is not None})
 
 
 #: Every row: ``evaluate(f, hi) -> (rows, rows_hi, units)`` (tests, and one-off evaluation).
