@@ -1306,28 +1306,31 @@ def score_win(w: Win, rules: dict) -> dict:
     """Score every interpretation and return the best one (section 6)."""
     concealed17 = list(w.concealed16)
     concealed17[w.win] += 1
-    best = None
-    nico = standard = None  # the double interpretation's two readings: (rank, rows)
+    scored = []  # (rank, shape, result) of each interpretation
+    nico = standard = None  # the double interpretation's two readings: (position in scored, rows), (rank, rows)
     for index, interp in enumerate(all_interpretations(concealed17, w.declared, w.shapes)):
         rows = scoring_rows(interp, w, rules)
         result = total_up(rows, w, rules)
         rank = (-result["payout"], -result["points"], index)
-        if best is None or rank < best[0]:
-            best = (rank, interp.shape, result)
+        scored.append((rank, interp.shape, result))
         if interp.shape == "nico_nico":
-            nico = (rank, rows)
+            nico = (len(scored) - 1, rows)
         if interp.shape == "standard" and (standard is None or rank < standard[0]):
             standard = (rank, rows)
-    if best is None:
+    if not scored:
         return dict(NOT_A_WIN, rows={})
     if rules["double"] and nico and standard:
-        # 雙食: both readings' rows added; a row of the whole hand (counted_once) that both score, once
+        # 雙食: the Nico Nico reading takes the best standard reading's rows too; a row of the whole hand
+        # (counted_once) that both score counts once.  It then competes with the others as before (it ties
+        # with the standard reading when all its rows count once, as with a declared great_chicken).
         rows = dict(nico[1])
         for row_id, value in standard[1].items():
             if not (row_id in rows and row_id in rules["counted_once"]):
                 rows[row_id] = rows.get(row_id, 0) + value
-        return {"is_win": True, "shape": "nico_nico", **total_up(rows, w, rules)}
-    _, shape, result = best
+        result = total_up(rows, w, rules)
+        position = nico[0]
+        scored[position] = ((-result["payout"], -result["points"], scored[position][0][2]), "nico_nico", result)
+    _, shape, result = min(scored, key=lambda item: item[0])
     return {"is_win": True, "shape": shape, **result}
 
 
