@@ -53,6 +53,9 @@ class Event(IntFlag):
     DOUBLE_WIN = 512
     #: Won on a discard that both other players also win on (three winners on one tile).
     TRIPLE_WIN = 1024
+    #: The winner declares the win a Great Chicken (大雞胡, hk-taiwanese p-1): a flat value in place of the
+    #: hand's pattern rows and the base.
+    GREAT_CHICKEN = 2048
 
 
 #: Event names, in bit order: the words of a record's ``events``.

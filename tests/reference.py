@@ -1056,6 +1056,10 @@ def row_triple_win(i: Interpretation, w: Win) -> int:
     return not w.self_drawn and "triple_win" in w.events
 
 
+def row_great_chicken(i: Interpretation, w: Win) -> int:
+    return "great_chicken" in w.events
+
+
 def sheung_counts(i: Interpretation) -> dict:
     """(suit, lowest number) -> how many sheungs of a standard interpretation, declared ones included."""
     counts = {}
@@ -1202,6 +1206,7 @@ PREDICATES = {
     "after_flower": row_after_flower,
     "double_win": row_double_win,
     "triple_win": row_triple_win,
+    "great_chicken": row_great_chicken,
 }
 
 # Added after the Chicken (section 4.7, 6); not part of `points`.
@@ -1267,6 +1272,8 @@ def total_up(rows: dict, w: Win, rules: dict) -> dict:
     points = sum(rows.values())
     chicken = rules["chicken"] and points == rules["chicken_points"]
     base = table["mahjong_base"]["points"] if "mahjong_base" in table else 0
+    if any("mahjong_base" in table[row_id].get("replaces", ()) for row_id in rows):
+        base = 0  # a scoring row replaces the base (hk-taiwanese great_chicken)
     total = minimum if chicken else points + base
     legal = chicken or total >= minimum
     shown = dict(rows)

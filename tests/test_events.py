@@ -97,7 +97,7 @@ def test_mahjong16_he_di_case():
 
 def test_event_names_and_bits():
     assert EVENT_NAMES == ("last_tile", "after_gong", "robbing_gong", "heavenly", "earthly", "ready_first",
-                           "ready_early", "human", "after_flower", "double_win", "triple_win")
+                           "ready_early", "human", "after_flower", "double_win", "triple_win", "great_chicken")
     assert parse_events("last_tile, after_gong") == parse_events(["after_gong", "last_tile"]) == 3
     assert parse_events(None) == parse_events("") == parse_events([]) == 0
     assert events_text(Event.HEAVENLY | Event.LAST_TILE) == "last_tile heavenly"
@@ -105,8 +105,9 @@ def test_event_names_and_bits():
         parse_events("haitei")
     assert parse_events(128) == parse_events("human") == Event.HUMAN
     assert parse_events("after_flower triple_win") == 256 + 1024
+    assert parse_events("great_chicken") == 2048
     with pytest.raises(ValueError, match="not a set of event bits"):
-        parse_events(2048)
+        parse_events(4096)
 
 
 @pytest.mark.parametrize("events, self_drawn, seat, closing, message", [

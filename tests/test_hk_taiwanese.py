@@ -205,6 +205,46 @@ def test_waits_pay_the_events_above_the_first_eight_bits():
     assert (int(result.payout_discard[0, 2]), int(result.payout_self_draw[0, 2])) == (14, 9)
 
 
+# (record, expected rows): 大雞胡 (p-1), the declared event great_chicken.  The profile has great_chicken
+# replace every pattern row and the base; the flower, hand-size, 求人, event and dealer rows still add.
+GREAT_CHICKEN = [
+    # 12m 567p 789p 234s EEE NN on 3m, seat South: 9 without the event (true_solo 2 + non_seat_wind_pong 1
+    # + no_flowers 1 + base 5); with it great_chicken 30 + no_flowers 1 = 31.
+    (dict(hand="12m567p789p234s EEE NN", win="3m", seat="S"), {"great_chicken": 30, "no_flowers": 1}),
+    # The same hand for East with a streak of 1, flowers 2f 3f (not East's number), self-drawn after a
+    # flower: great_chicken 30 + dealer 1 + dealer_streak 2 + mixed_flower 2 + after_flower 1 = 36.
+    (dict(hand="12m567p789p234s EEE NN", win="3m", seat="E", streak=1, flowers="2f 3f", self_drawn=True,
+          events="after_flower"),
+     {"great_chicken": 30, "dealer": 1, "dealer_streak": 2, "mixed_flower": 2, "after_flower": 1}),
+    # 11223344556688m 99m on 9m reads as Nico Nico and as a standard hand: 雙食 pays 235 without the event.
+    # With it each reading is great_chicken 30 + no_flowers 1, both rows counted once: 31.
+    (dict(hand="11223344556688m 99m", win="9m", seat="S"), {"great_chicken": 30, "no_flowers": 1}),
+]
+
+
+@pytest.mark.parametrize("record, expected", GREAT_CHICKEN)
+def test_the_great_chicken(record, expected):
+    events = " ".join(["great_chicken"] + record.pop("events", "").split())
+    without = fastscore.score(rules=PROFILE, **record)
+    assert "great_chicken" not in without.rows and without.rows["mahjong_base"] == 5
+    record = dict(record, events=events)
+    got = fastscore.score(rules=PROFILE, **record)
+    assert got.rows == expected and got.total == got.payout == sum(expected.values())
+    assert reference.score(rules_path=PATH, **record)["rows"] == expected
+    batch = score_batch(HandBatch.from_records([record]), rules=PROFILE)
+    assert int(batch.total[0]) == sum(expected.values())
+    # The base's column is 0 with the event: the row does not score, and the total does not take it.
+    assert int(batch.row_points[0, batch.row_ids.index("mahjong_base")]) == 0
+
+
+def test_the_great_chicken_in_waits():
+    # 12m 567p 789p 234s EEE NN waits on 3m alone, seat South: great_chicken 30 + no_flowers 1 = 31 either way
+    # (the profile has no self-draw row).
+    hand = "12m567p789p234s EEE NN"
+    assert fastscore.waits(hand, seat="S", events="great_chicken", rules=PROFILE) == {
+        "3m": {"discard": 31, "self_draw": 31}}
+
+
 def test_the_profile_is_listed_and_printed():
     table = load_rules(PROFILE)
     assert table.name == PROFILE and table.double and "mahjong_base" in table.row_ids

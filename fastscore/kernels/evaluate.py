@@ -227,14 +227,17 @@ def double_points(a_scoring, a_scoring_hi, a_points, b_scoring, b_scoring_hi, b_
 
 
 @jit_inline
-def totals(points, round_wind, seat, streak, rules):
+def totals(points, scoring, round_wind, seat, streak, rules):
     """Section 6: (chicken, total, legal, payout) of one interpretation's ``points`` (``rules``: :func:`pack_rules`).
 
-    A table without the Chicken rule has chicken points -1 (never met); the payout is the table's base plus
-    its unit x the total (0 and 1 in the LRC table), plus the dealer rows for East."""
+    ``scoring`` is the low word of its scoring rows: the base (``mahjong_base``) adds when it scores, so a row
+    that replaces it (hk-taiwanese ``great_chicken``) takes it away.  A table without the Chicken rule has
+    chicken points -1 (never met); the payout is the table's base plus its unit x the total (0 and 1 in the
+    LRC table), plus the dealer rows for East."""
     minimum = rules[RP_MINIMUM + round_wind]
     chicken = points == rules[RP_CHICKEN]
-    total = minimum if chicken else points + rules[RP_POINTS + MAHJONG_BASE]
+    base = rules[RP_POINTS + MAHJONG_BASE] * ((scoring >> MAHJONG_BASE) & 1)
+    total = minimum if chicken else points + base
     legal = chicken or total >= minimum
     payout = 0
     if legal:

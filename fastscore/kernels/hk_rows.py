@@ -14,11 +14,12 @@ from ..events import Event
 from .family_rows import has_event
 from .features import Shape
 
-__all__ = ["true_solo", "after_flower", "double_win", "triple_win"]
+__all__ = ["true_solo", "after_flower", "double_win", "triple_win", "great_chicken"]
 
 _NICO, _STANDARD = int(Shape.NICO_NICO), int(Shape.STANDARD)
 # Event bits as plain ints (numba freezes module globals as constants).
 _AFTER_FLOWER, _DOUBLE_WIN, _TRIPLE_WIN = int(Event.AFTER_FLOWER), int(Event.DOUBLE_WIN), int(Event.TRIPLE_WIN)
+_GREAT_CHICKEN = int(Event.GREAT_CHICKEN)
 
 
 @jit_inline
@@ -56,3 +57,10 @@ def double_win(f):
 def triple_win(f):
     """hk-taiwanese e-5 (三響): won on a discard that both other players also win on (event ``triple_win``)."""
     return (1 - f.self_drawn) & has_event(f, _TRIPLE_WIN)
+
+
+@jit_inline
+def great_chicken(f):
+    """hk-taiwanese p-1 (大雞胡): the winner declared the win a Great Chicken (event ``great_chicken``).  The
+    profile has it replace the pattern rows and the base (``mahjong_base``)."""
+    return has_event(f, _GREAT_CHICKEN)

@@ -49,7 +49,7 @@ from .family_rows import after_gong, all_concealed_pongs, all_exposed, all_sheun
     mixed_straight, mixed_straight_concealed, false_solo, pung_wait, super_eight_pairs, human_win, \
     pure_double_chow, pure_triple_chow, pure_quadruple_chow, double_mixed_chow, quadruple_mixed_chow, \
     quintuple_mixed_chow, linear_chows, repeated_start, near_pongs, straight_starts, few_starts
-from .hk_rows import after_flower, double_win, triple_win, true_solo
+from .hk_rows import after_flower, double_win, great_chicken, triple_win, true_solo
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
@@ -620,6 +620,8 @@ REGISTRY = (
     Row("after_flower", after_flower, scope=HAND),
     Row("double_win", double_win, scope=HAND),
     Row("triple_win", triple_win, scope=HAND),
+    # A declared win (fastscore.events)
+    Row("great_chicken", great_chicken, scope=HAND),
 )
 # fmt: on
 

@@ -314,7 +314,7 @@ def double_interpretation(info_out, n, a, round_wind, seat, streak, rules):
     pts = double_points(info_out[a, INFO_ROWS], info_out[a, INFO_ROWS_HI], info_out[a, INFO_POINTS],
                         info_out[b, INFO_ROWS], info_out[b, INFO_ROWS_HI], info_out[b, INFO_UNITS],
                         info_out[b, INFO_POINTS], rules)
-    chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
+    chicken, total, legal, payout = totals(pts, info_out[a, INFO_ROWS], round_wind, seat, streak, rules)
     info_out[a, INFO_PARTNER] = b
     info_out[a, INFO_POINTS] = pts
     info_out[a, INFO_CHICKEN] = 1 if chicken else 0
@@ -326,7 +326,7 @@ def double_interpretation(info_out, n, a, round_wind, seat, streak, rules):
                         info_out[a, INFO_POINTS_SELF_DRAWN], info_out[b, INFO_SCORING_SELF_DRAWN],
                         info_out[b, INFO_SCORING_SELF_DRAWN_HI], info_out[b, INFO_UNITS_SELF_DRAWN],
                         info_out[b, INFO_POINTS_SELF_DRAWN], rules)
-    _, _, _, payout = totals(pts, round_wind, seat, streak, rules)
+    _, _, _, payout = totals(pts, info_out[a, INFO_SCORING_SELF_DRAWN], round_wind, seat, streak, rules)
     info_out[a, INFO_POINTS_SELF_DRAWN] = pts
     info_out[a, INFO_PAYOUT_SELF_DRAWN] = payout
 
@@ -338,7 +338,7 @@ def score_interpretation(rows, rows_hi, units, shape, round_wind, seat, streak, 
     (``rules``: :func:`fastscore.kernels.evaluate.pack_rules`)."""
     scoring, scoring_hi = resolve(rows, rows_hi, shape, rules)
     pts = points_of(scoring, scoring_hi, units, rules)
-    chicken, total, legal, payout = totals(pts, round_wind, seat, streak, rules)
+    chicken, total, legal, payout = totals(pts, scoring, round_wind, seat, streak, rules)
     return scoring, scoring_hi, pts, chicken, total, legal, payout
 
 

@@ -293,7 +293,7 @@ def _best(info, patterns, k, m, hand_rows, hand_rows_hi, hand_units, seat, round
     tallied, tallied_hi = _tallied(best_scoring, best_scoring_hi, best_units, rules)
     if a_points >= 0 and b_points >= 0:
         points = double_points(a_scoring, a_scoring_hi, a_points, b_scoring, b_scoring_hi, b_units, b_points, rules)
-        best_chicken, _, best_legal, best_payout = totals(points, round_wind, seat, 0, rules)
+        best_chicken, _, best_legal, best_payout = totals(points, a_scoring, round_wind, seat, 0, rules)
         best_shape = NICO_NICO
         tallied, tallied_hi = _tallied(a_scoring, a_scoring_hi, a_units, rules)
         more, more_hi = _tallied(b_scoring, b_scoring_hi, b_units, rules)
