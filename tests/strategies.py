@@ -97,8 +97,8 @@ def possible_events(ctx: dict) -> list[str]:
     """The timing events a win with this context can have (docs/rules.md, Events), for the strategies:
     a gong's or a flower's replacement tile is self-drawn, a robbed gong's tile and one that others also
     win on a discard (two or three winners, not both), only East wins heavenly,
-    and ready is declared (with Closing) once; any win may be declared a Great Chicken.  Heavenly, earthly and human together are left out by choice
-    of one of them."""
+    and ready is declared (with Closing) once; any win may be declared a Great Chicken.  Heavenly, earthly
+    and human together are left out by choice of one of them."""
     events = ["last_tile"]
     events += ["after_gong", "after_flower"] if ctx["self_drawn"] else ["robbing_gong", ["double_win", "triple_win"][
         ctx["streak"] % 2]]

@@ -224,6 +224,7 @@ GREAT_CHICKEN = [
 
 @pytest.mark.parametrize("record, expected", GREAT_CHICKEN)
 def test_the_great_chicken(record, expected):
+    record = dict(record)
     events = " ".join(["great_chicken"] + record.pop("events", "").split())
     without = fastscore.score(rules=PROFILE, **record)
     assert "great_chicken" not in without.rows and without.rows["mahjong_base"] == 5

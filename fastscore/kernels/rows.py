@@ -47,9 +47,10 @@ from .family_rows import after_gong, all_concealed_pongs, all_exposed, all_sheun
     mixed_terminals, pure_terminals, mixed_outside, pure_outside, mixed_with_x, pure_with_x, linear_pongs, \
     double_brothers, small_triple_brothers, big_triple_brothers, small_triple_sisters, big_triple_sisters, \
     mixed_straight, mixed_straight_concealed, false_solo, pung_wait, super_eight_pairs, human_win, \
-    pure_double_chow, pure_triple_chow, pure_quadruple_chow, double_mixed_chow, quadruple_mixed_chow, \
-    quintuple_mixed_chow, linear_chows, repeated_start, near_pongs, straight_starts, few_starts
-from .hk_rows import after_flower, double_win, great_chicken, triple_win, true_solo
+    near_pongs, straight_starts, few_starts
+from .hk_rows import after_flower, double_win, great_chicken, triple_win, true_solo, pure_double_chow, \
+    pure_triple_chow, pure_quadruple_chow, double_mixed_chow, quadruple_mixed_chow, quintuple_mixed_chow, \
+    linear_chows, repeated_start
 from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_M, SUIT_P, SUIT_S, SUIT_WIND, \
     Shape
 
@@ -606,7 +607,7 @@ REGISTRY = (
     Row("super_eight_pairs", super_eight_pairs, shapes=("nico_nico",), reads_win=True),
     # Timing events (fastscore.events), continued
     Row("human_win", human_win, scope=HAND),
-    # HK-style Taiwanese, continued: the rows that count identical sheungs
+    # HK-style Taiwanese, continued: the rows that count identical sheungs (fastscore.kernels.hk_rows)
     Row("pure_double_chow", pure_double_chow, max_units=21, shapes=_STD, gate=repeated_start),
     Row("pure_triple_chow", pure_triple_chow, shapes=_STD, gate=repeated_start),
     Row("pure_quadruple_chow", pure_quadruple_chow, shapes=_STD, gate=repeated_start),
