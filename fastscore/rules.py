@@ -20,7 +20,7 @@ import numpy as np
 from .kernels.evaluate import pack_rules
 from .kernels.features import SHAPE_NAMES, Shape
 from .profiles import PROFILES
-from .kernels.rows import DEALER_ROWS, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS, WORD_BITS
+from .kernels.rows import DEALER_ROWS, HAND, MAX_UNITS, REGISTRY, ROW_IDS, SHAPE_ROWS, TIERED_ROWS, WORD_BITS
 
 __all__ = ["ROW_IDS", "PROFILES", "profile", "Shape", "RuleTable", "RuleTableError", "load_rules", "default_rules",
            "resolve_rules"]
@@ -291,6 +291,7 @@ def _parse(data: dict, path: str) -> RuleTable:
     pay_base = _int(payout.get("base", 0), f"{path}: [payout] base")
     pay_unit = _int(payout.get("unit", 1), f"{path}: [payout] unit")
     win_shapes = _win_shapes(_table(data, "win", path), path)
+    _check_dealer_rows(replaces, shape_mask, in_force, path)
     double, counted_once = _double(totals, in_force, win_shapes, path)
     meta = _table(data, "profile", path)
     name = _text(meta, "name", Path(path).stem, f"{path}: [profile]")
@@ -299,6 +300,27 @@ def _parse(data: dict, path: str) -> RuleTable:
     return RuleTable(points, tiers, replaces, _replacement_order(replaces, path), shape_mask, minimum, chicken, sources,
                      path, conditions, in_force, name, title, chicken_rule, pay_base, pay_unit, win_shapes, double,
                      counted_once)
+
+
+def _check_dealer_rows(replaces: np.ndarray, shape_mask: np.ndarray, in_force: np.ndarray, path: str) -> None:
+    """The base and the LRC dealer rows (``mahjong_base``, ``east_wins``, ``streak_bonus``) are added to every
+    win after the points (section 6), whatever its shape: each takes every shape.  Only the base may be
+    replaced, and only by a row of the whole hand (scope ``hand``) that every shape takes and no row
+    replaces, so that every reading of a hand (and both readings of a double interpretation) keeps the base
+    or loses it together."""
+    for rid in DEALER_ROWS:
+        i = ROW_IDS.index(rid)
+        if in_force[i] and not shape_mask[:, i].all():
+            raise RuleTableError(f"{path}: row {rid!r} is added to every win: it takes every shape "
+                                 f"({', '.join(SHAPE_NAMES)}); leave its shapes out")
+        for j in np.flatnonzero(replaces[:, i] & in_force):
+            other = ROW_IDS[j]
+            if rid != "mahjong_base":
+                raise RuleTableError(f"{path}: row {other!r} replaces {rid!r}, which no row may replace "
+                                     f"(it is added to East's win whatever scores)")
+            if REGISTRY[j].scope != HAND or not shape_mask[:, j].all() or (replaces[:, j] & in_force).any():
+                raise RuleTableError(f"{path}: row {other!r} replaces 'mahjong_base': only a row of the whole hand "
+                                     f"that every shape takes and no row replaces may replace the base")
 
 
 def _double(totals: dict, in_force: np.ndarray, win_shapes: np.ndarray, path: str) -> tuple[bool, np.ndarray]:

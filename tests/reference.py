@@ -1255,12 +1255,10 @@ def scoring_rows(i: Interpretation, w: Win, rules: dict) -> dict:
             )
         return memo[row_id]
 
-    result = {}
+    result = {}  # a scoring row worth 0 stays: it may still replace the base (total_up)
     for row_id, units in fired.items():
         if scores(row_id):
-            value = row_value(table[row_id], units)
-            if value > 0:
-                result[row_id] = value
+            result[row_id] = row_value(table[row_id], units)
     return result
 
 
