@@ -58,9 +58,9 @@ from .decompose import (
 )
 from .wait_shapes import wait_mask_info
 from .evaluate import RP_COLUMN, RP_DOUBLE, RP_LIVE_HI, RP_N_COLUMNS, RP_ONCE, RP_WIN_SHAPES, double_points, \
-    lowest_bit, points_of, resolve, row_value, totals
+    lowest_bit, next_row, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
-from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, WORD_BITS, evaluate_hand, \
+from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, evaluate_hand, \
     evaluate_interpretation, evaluate_interpretation_inline, evaluate_self_drawn
 from .bits import prefetch
 from .checks import row_check_code
@@ -557,15 +557,10 @@ def write_row_points(scoring, scoring_hi, units, rules, out, i):
     (the rows in force of the table, :attr:`fastscore.rules.RuleTable.row_ids`); ``rules``:
     :func:`fastscore.kernels.evaluate.pack_rules`."""
     m = scoring
-    while m:
-        r = lowest_bit(m)
+    m_hi = scoring_hi
+    while m | m_hi:
+        r, m, m_hi = next_row(m, m_hi)
         out[i, rules[RP_COLUMN + r]] += row_value(r, units, rules)
-        m &= m - 1
-    m = scoring_hi
-    while m:
-        r = WORD_BITS + lowest_bit(m)
-        out[i, rules[RP_COLUMN + r]] += row_value(r, units, rules)
-        m &= m - 1
 
 
 @jit_inline
