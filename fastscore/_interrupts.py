@@ -3,8 +3,9 @@
 The command line (:class:`fastscore.cli._Commands`) runs each command inside
 :func:`stop_signals`: SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt, so a
 job waits for the chunk being written (at most one), keeps its parts and says
-so in one line, then exits 130.  A second signal during that cleanup ends the
-process at once, also with exit 130 and one line; nothing is lost by it
+so in one line (written inside :func:`stop_line`), then exits 130.  A second
+signal during that cleanup ends the process at once, also with exit 130 and one
+line ("interrupted", unless the cleanup's line is written); nothing is lost by it
 (parts are written under another name and renamed), and the next run removes
 what the cleanup would have removed (the partial output, a half-written part).
 """
@@ -16,7 +17,7 @@ import os
 import signal
 import threading
 
-__all__ = ["STOP_SIGNALS", "stop_signals"]
+__all__ = ["STOP_SIGNALS", "stop_line", "stop_signals"]
 
 #: The signals a command stops on as on Ctrl-C.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -24,15 +25,32 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 
 class _State:
     received = False  # a stop signal came during the command
+    said = False  # the stop's one line is written
 
 
 def _on_signal(signum, frame) -> None:
-    """The first stop signal raises KeyboardInterrupt; a second one ends the process with exit 130."""
+    """The first stop signal raises KeyboardInterrupt; a second one ends the process with exit 130,
+    saying "interrupted" unless the stop's line is already written."""
     if _State.received:
-        os.write(2, b"interrupted\n")
+        if not _State.said:
+            os.write(2, b"interrupted\n")
         os._exit(130)
     _State.received = True
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stop_line():
+    """Around the one line a stopped command writes on stderr: stop signals wait until it is written
+    (in the main thread), and one that comes later ends the process without a second line."""
+    mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if mask else None
+    try:
+        yield
+        _State.said = True
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextlib.contextmanager
@@ -44,7 +62,7 @@ def stop_signals():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _State.received = False
+    _State.received = _State.said = False
     previous = {}
     for signum in STOP_SIGNALS:
         handler = signal.getsignal(signum)

@@ -37,7 +37,7 @@ import click
 from . import _display, _efficiency_cli, _rules_cli, _survey_cli
 from .events import EVENT_NAMES
 from .profiles import PROFILES
-from ._interrupts import stop_signals
+from ._interrupts import stop_line, stop_signals
 
 
 class _Commands(click.Group):
@@ -56,7 +56,8 @@ class _Commands(click.Group):
             try:
                 return super().invoke(ctx)
             except KeyboardInterrupt:
-                click.echo("interrupted", err=True)
+                with stop_line():
+                    click.echo("interrupted", err=True)
                 raise click.exceptions.Exit(130) from None
 
 
@@ -400,8 +401,9 @@ def _run_batch(
         _kept_parts(writer, interrupted=False)
         _fail(_stop_message(exc, output))
     except KeyboardInterrupt:
-        if not _kept_parts(writer, interrupted=True):
-            click.echo("interrupted", err=True)
+        with stop_line():
+            if not _kept_parts(writer, interrupted=True):
+                click.echo("interrupted", err=True)
         raise click.exceptions.Exit(130) from None
 
     summary = job.summary

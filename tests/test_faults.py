@@ -268,6 +268,28 @@ def test_ctrl_c_pressed_twice_prints_one_line_and_exits_130(tmp_path):
     assert not out.exists()
 
 
+def test_a_second_ctrl_c_after_the_stop_line_adds_no_line():
+    """The race CI hit once: the second Ctrl-C came just after the job wrote its line ("interrupted: the
+    first 60,000 rows are kept ..."), and the second signal's "interrupted" made it two. Here the second
+    signal comes while the line is written, every time: it waits, then ends the process with no line."""
+    script = (
+        "import os, signal, sys\n"
+        "from fastscore._interrupts import stop_line, stop_signals\n"
+        "with stop_signals():\n"
+        "    try:\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "    except KeyboardInterrupt:\n"
+        "        with stop_line():\n"
+        "            sys.stderr.write('interrupted: the parts are kept\\n'); sys.stderr.flush()\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.stderr.write('not reached\\n')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).parents[1])}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, timeout=60)
+    assert done.returncode == 130
+    assert done.stderr.decode().splitlines() == ["interrupted: the parts are kept"]
+
+
 # --------------------------------------------------------------------------- found by the fault sweep after the fixes
 
 
