@@ -269,10 +269,11 @@ def test_single_hand_kernels_share_one_called_build_of_the_scoring_path():
     """``_jit.twin``: the single-hand kernels run a second build of the scoring path, compiled once
     and called (the batch loops inline theirs); each build has its own cache entry and reads the
     names it was given."""
-    from fastscore.kernels import features, waits
+    from fastscore.kernels import features, rows, waits
 
     pairs = [(score.collect_interpretations, score.collect_interpretations_called),
              (score.interpret_loaded, score._interpret_called), (score._interpretation, score._interpretation_called),
+             (score.score_interpretation, score._score_interpretation_called),
              (features.load_hand, features.load_hand_called), (waits._waits_block, waits._waits_block_called)]
     for inlined, called in pairs:
         assert called.py_func.__code__ is inlined.py_func.__code__
@@ -282,6 +283,12 @@ def test_single_hand_kernels_share_one_called_build_of_the_scoring_path():
     assert score.interpret_loaded.targetoptions.get("inline") == "always"
     names = score._interpret_called.py_func.__globals__
     assert names["collect_interpretations"] is score.collect_interpretations_called
+    # The hand rows' evaluator and section 6 are called too (one compile each, not typed again where inlined).
+    assert names["evaluate_hand"] is rows.evaluate_hand_called and rows.evaluate_hand.targetoptions["inline"] == "always"
+    assert names["score_interpretation"] is score._score_interpretation_called
+    assert score._interpretation_called.py_func.__globals__["evaluate_self_drawn"] is rows.evaluate_self_drawn_called
+    for evaluator in (rows.evaluate_hand_called, rows.evaluate_self_drawn_called):
+        assert evaluator.targetoptions.get("inline", "never") == "never"
     assert score.interpret_loaded.py_func.__globals__["collect_interpretations"] is score.collect_interpretations
     assert score.collect_interpretations_called.py_func.__globals__["_interpretation"] is score._interpretation_shared
     block = waits._waits_block_called.py_func.__globals__

@@ -56,7 +56,8 @@ from .features import DRAGON_G, DRAGON_R, DRAGON_WH, HONOURS, SHAPE_NAMES, SUIT_
 
 __all__ = ["Row", "REGISTRY", "ROW_IDS", "N_ROWS", "DEALER_ROWS", "TIERED_ROWS", "MAX_UNITS", "UNIT_ROWS", "UNIT_SHIFT",
            "UNIT_MASK", "WIN_BITS", "WIN_UNITS", "SELF_DRAWN_BITS",
-           "evaluate", "evaluate_hand", "evaluate_interpretation", "evaluate_self_drawn", "evaluate_win"]
+           "evaluate", "evaluate_hand", "evaluate_hand_called", "evaluate_interpretation", "evaluate_self_drawn",
+           "evaluate_self_drawn_called", "evaluate_win"]
 
 STANDARD, NICO_NICO, THIRTEEN, SIXTEEN = (int(s) for s in Shape)
 ALL_SHAPES = tuple(SHAPE_NAMES)
@@ -721,5 +722,9 @@ evaluate_interpretation_inline = _evaluator("evaluate_interpretation_inline", (I
 #: The rows of scope ``interpretation`` that read ``self_drawn``: waits analysis evaluates them again on the
 #: self-drawn record of each interpretation.
 evaluate_self_drawn = _evaluator("evaluate_self_drawn", (INTERPRETATION,), inline=True, self_drawn=True)
+#: Called (not inlined) builds of :data:`evaluate_hand` and :data:`evaluate_self_drawn`, for the single-hand
+#: build of the scoring path (:data:`fastscore.kernels.score.interpret_called`): one compile each.
+evaluate_hand_called = _evaluator("evaluate_hand_called", (HAND,))
+evaluate_self_drawn_called = _evaluator("evaluate_self_drawn_called", (INTERPRETATION,), self_drawn=True)
 #: The rows that read the winning tile, of either scope: the survey evaluates them again for each winning kind.
 evaluate_win = _evaluator("evaluate_win", (HAND, INTERPRETATION), inline=True, reads_win=True)

@@ -60,8 +60,8 @@ from .wait_shapes import wait_mask_info
 from .evaluate import RP_COLUMN, RP_DOUBLE, RP_LIVE_HI, RP_N_COLUMNS, RP_ONCE, RP_WIN_SHAPES, double_points, \
     lowest_bit, next_row, points_of, resolve, row_value, totals
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
-from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, evaluate_hand, \
-    evaluate_interpretation, evaluate_interpretation_inline, evaluate_self_drawn
+from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, evaluate_hand, evaluate_hand_called, \
+    evaluate_interpretation, evaluate_interpretation_inline, evaluate_self_drawn, evaluate_self_drawn_called
 from .bits import prefetch
 from .checks import row_check_code
 
@@ -740,7 +740,9 @@ def interpretations_kernel(concealed, declared, win, self_drawn, seat, round_win
 
 
 #: :func:`_interpretation` compiled once as a function of its own, for :data:`collect_interpretations_called`.
-_interpretation_called = jit_block(twin(_interpretation, "called"))
+_interpretation_called = jit_block(twin(_interpretation, "called", evaluate_self_drawn=evaluate_self_drawn_called))
+#: :func:`score_interpretation` compiled once as a function of its own, for :data:`interpret_called`.
+_score_interpretation_called = jit_block(twin(score_interpretation, "called"))
 
 
 @jit_inline
@@ -761,7 +763,9 @@ collect_interpretations_called = jit_block(twin(collect_interpretations, "called
 #: :func:`interpret_loaded` calling :data:`collect_interpretations_called`, compiled once as a function of
 #: its own: the single-hand kernels' build of the scoring path (the module docstring says why).
 _interpret_called = jit_block(twin(interpret_loaded, "called",
-                                   collect_interpretations=collect_interpretations_called))
+                                   collect_interpretations=collect_interpretations_called,
+                                   evaluate_hand=evaluate_hand_called,
+                                   score_interpretation=_score_interpretation_called))
 
 
 @jit_inline
