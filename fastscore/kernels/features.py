@@ -204,7 +204,9 @@ def load_hand(concealed, declared, i):
     c0 = row_code(concealed, i, 0)
     c1 = row_code(concealed, i, 9)
     c2 = row_code(concealed, i, 18)
-    word |= np.int64(c0 != 0) * tile_word(0) | np.int64(c1 != 0) * tile_word(9) | np.int64(c2 != 0) * tile_word(18)
+    # np.int64 arguments: one build of tile_word, not one per literal (cold compile).
+    word |= (np.int64(c0 != 0) * tile_word(np.int64(0)) | np.int64(c1 != 0) * tile_word(np.int64(9))
+             | np.int64(c2 != 0) * tile_word(np.int64(18)))
     winds = concealed[i, 27] | concealed[i, 28] | concealed[i, 29] | concealed[i, 30]
     word |= np.int64(winds != 0) * SUIT_WIND
     word |= np.int64(concealed[i, 31] != 0) * DRAGON_WH | np.int64(concealed[i, 32] != 0) * DRAGON_G

@@ -283,7 +283,7 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
         info_out[j, INFO_POINTS_SELF_DRAWN] = pts
         info_out[j, INFO_PAYOUT_SELF_DRAWN] = payout
     if nico >= 0 and n > 1 and rules[RP_DOUBLE] != 0:
-        double_interpretation(info_out, n, nico, round_wind, seat, streak, rules)
+        double_interpretation(info_out, n, np.int64(nico), round_wind, seat, streak, rules)
     return n
 
 
@@ -498,7 +498,7 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
-    k = 0
+    k = np.int64(0)  # not the literal 0: numba would compile the helper once more for it (cold compile)
     while thirteen:
         eyes, set_kind, set_tile = thirteen_orphans_split(counts, n_declared, k)
         if eyes < 0:
@@ -522,9 +522,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
     eyes = sixteen_orphans_eyes(counts, n_declared) if sixteen else -1
     if eyes >= 0:
         counts[eyes] -= 1
-        m0 = orphan_sheung(counts, 0)
-        m1 = orphan_sheung(counts, 9)
-        m2 = orphan_sheung(counts, 18)
+        m0 = orphan_sheung(counts, np.int64(0))  # one build for the three (literals would make three)
+        m1 = orphan_sheung(counts, np.int64(9))
+        m2 = orphan_sheung(counts, np.int64(18))
         counts[eyes] += 1
         f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2, 0, 0)
         _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi,

@@ -305,7 +305,7 @@ def _orphans_waits(counts16, i0, i1, i2, win_shapes):
     mask = 0
     if missing13 == 1:
         counts16[last13] += 1
-        if thirteen_orphans_split(counts16, 0, 0)[0] >= 0:
+        if thirteen_orphans_split(counts16, np.int64(0), np.int64(0))[0] >= 0:
             mask |= 1 << last13
         counts16[last13] -= 1
     elif missing13 == 0:
@@ -333,7 +333,7 @@ def _orphans_waits(counts16, i0, i1, i2, win_shapes):
             if counts16[t] > 1 or (eyes_only and counts16[t] == 0):
                 continue
             counts16[t] += 1
-            if sixteen_orphans_eyes(counts16, 0) >= 0:
+            if sixteen_orphans_eyes(counts16, np.int64(0)) >= 0:
                 mask |= 1 << t
             counts16[t] -= 1
     return mask
