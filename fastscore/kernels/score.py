@@ -288,27 +288,12 @@ def interpret_loaded(win, self_drawn, seat, round_wind, flowers, streak, closing
 
 
 @jit
-def _best_standard(info_out, n, payout_col, points_col):
-    """Index of the best standard interpretation of the ``n`` of ``info_out`` (payout, then points, then
-    order), or -1."""
-    best = -1
-    for j in range(n):
-        if info_out[j, INFO_SHAPE] != STANDARD:
-            continue
-        if best < 0 or info_out[j, payout_col] > info_out[best, payout_col] or (
-                info_out[j, payout_col] == info_out[best, payout_col]
-                and info_out[j, points_col] > info_out[best, points_col]):
-            best = j
-    return best
-
-
-@jit
 def double_interpretation(info_out, n, a, round_wind, seat, streak, rules):
     """The double interpretation (``[totals] double_interpretation``): the Nico Nico interpretation ``a`` of
     the ``n`` of ``info_out`` (after :func:`interpret_loaded` scored them) takes the best standard
     interpretation's rows too (:func:`fastscore.kernels.evaluate.double_points`), for the win as made and
     as self-drawn; ``INFO_PARTNER`` names that standard interpretation (-1: none, nothing changes)."""
-    b = _best_standard(info_out, n, INFO_PAYOUT, INFO_POINTS)
+    b = best_interpretation(info_out, n, INFO_PAYOUT, INFO_POINTS, STANDARD)
     if b < 0:
         return
     pts = double_points(info_out[a, INFO_ROWS], info_out[a, INFO_ROWS_HI], info_out[a, INFO_POINTS],
@@ -321,7 +306,7 @@ def double_interpretation(info_out, n, a, round_wind, seat, streak, rules):
     info_out[a, INFO_TOTAL] = total
     info_out[a, INFO_LEGAL] = 1 if legal else 0
     info_out[a, INFO_PAYOUT] = payout
-    b = _best_standard(info_out, n, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN)
+    b = best_interpretation(info_out, n, INFO_PAYOUT_SELF_DRAWN, INFO_POINTS_SELF_DRAWN, STANDARD)
     pts = double_points(info_out[a, INFO_SCORING_SELF_DRAWN], info_out[a, INFO_SCORING_SELF_DRAWN_HI],
                         info_out[a, INFO_POINTS_SELF_DRAWN], info_out[b, INFO_SCORING_SELF_DRAWN],
                         info_out[b, INFO_SCORING_SELF_DRAWN_HI], info_out[b, INFO_UNITS_SELF_DRAWN],
@@ -536,15 +521,16 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
 
 
 @jit_inline
-def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POINTS):
-    """Index of the best interpretation (6: payout, then points, then order), or -1."""
+def best_interpretation(info_out, n, payout_col=INFO_PAYOUT, points_col=INFO_POINTS, shape=-1):
+    """Index of the best of the ``n`` interpretations of ``info_out`` (6: payout, then points, then order;
+    only those of shape ``shape`` unless it is -1), or -1."""
     best = -1
     for j in range(n):
-        if best < 0:
-            best = j
-        elif info_out[j, payout_col] > info_out[best, payout_col]:
-            best = j
-        elif info_out[j, payout_col] == info_out[best, payout_col] and info_out[j, points_col] > info_out[best, points_col]:
+        if shape >= 0 and info_out[j, INFO_SHAPE] != shape:
+            continue
+        if best < 0 or info_out[j, payout_col] > info_out[best, payout_col] or (
+                info_out[j, payout_col] == info_out[best, payout_col]
+                and info_out[j, points_col] > info_out[best, points_col]):
             best = j
     return best
 
