@@ -142,6 +142,11 @@ def _seed_hand(state, key0, key1, i):
     state[1] = _mix32(_mix32((lo + key1) & _M32) ^ hi ^ 0x5BD1E995)
 
 
+#: Constant arguments of the helpers below go through ``_I``: numba compiles a called function once per
+#: literal it is given (``_rand(state, 1000)`` and ``_rand(state, 34)`` would be two builds), once for int64.
+_I = np.int64
+
+
 @jit
 def _rand(state, m):
     """Uniform integer in ``[0, m)``, ``1 <= m < 2**31``; advances ``state``."""
@@ -152,7 +157,7 @@ def _rand(state, m):
 @jit
 def _pick_cum(state, cum):
     """Index drawn from a cumulative per-mille table."""
-    r = _rand(state, 1000)
+    r = _rand(state, _I(1000))
     k = 0
     while cum[k] <= r:
         k += 1
@@ -188,29 +193,29 @@ def _draw_set(state, held, set_kind, set_tile, j, mode, suit):
     3 number tiles only, 4 an honour pong.
     """
     for _ in range(16):
-        if mode == 4 or (mode == 1 and _rand(state, 1000) < 350):
-            t = 27 + _rand(state, 7)
-            if _try_add(held, t, 3):
+        if mode == 4 or (mode == 1 and _rand(state, _I(1000)) < 350):
+            t = 27 + _rand(state, _I(7))
+            if _try_add(held, t, _I(3)):
                 set_kind[j] = _PONG
                 set_tile[j] = t
                 return True
             continue
-        s = suit if mode == 1 or mode == 2 else _rand(state, 3)
+        s = suit if mode == 1 or mode == 2 else _rand(state, _I(3))
         sheung_permille = 650 if mode == 2 else 550
-        if _rand(state, 1000) < sheung_permille:
-            t = 9 * s + _rand(state, 7)
+        if _rand(state, _I(1000)) < sheung_permille:
+            t = 9 * s + _rand(state, _I(7))
             if _try_sheung(held, t):
                 set_kind[j] = _SHEUNG
                 set_tile[j] = t
                 return True
             continue
         if mode == 0:
-            t = _rand(state, N_KINDS)
+            t = _rand(state, _I(N_KINDS))
         elif mode == 3:
-            t = _rand(state, 27)
+            t = _rand(state, _I(27))
         else:
-            t = 9 * s + _rand(state, 9)
-        if _try_add(held, t, 3):
+            t = 9 * s + _rand(state, _I(9))
+        if _try_add(held, t, _I(3)):
             set_kind[j] = _PONG
             set_tile[j] = t
             return True
@@ -222,14 +227,14 @@ def _draw_eyes(state, held, mode, suit):
     """Add the eyes: ``mode`` 0 any, 1 half flush, 2 full flush, 3 honour-heavy. False on failure."""
     for _ in range(16):
         if mode == 0:
-            t = _rand(state, N_KINDS)
+            t = _rand(state, _I(N_KINDS))
         elif mode == 2:
-            t = 9 * suit + _rand(state, 9)
+            t = 9 * suit + _rand(state, _I(9))
         elif mode == 1:
-            t = 27 + _rand(state, 7) if _rand(state, 1000) < 350 else 9 * suit + _rand(state, 9)
+            t = 27 + _rand(state, _I(7)) if _rand(state, _I(1000)) < 350 else 9 * suit + _rand(state, _I(9))
         else:
-            t = 27 + _rand(state, 7) if _rand(state, 1000) < 700 else _rand(state, 27)
-        if _try_add(held, t, 2):
+            t = 27 + _rand(state, _I(7)) if _rand(state, _I(1000)) < 700 else _rand(state, _I(27))
+        if _try_add(held, t, _I(2)):
             return True
     return False
 
@@ -237,7 +242,7 @@ def _draw_eyes(state, held, mode, suit):
 @jit
 def _standard_hand(state, family, held, set_kind, set_tile, honour_pongs_cum):
     """Five sets and eyes of ``family`` into ``held`` (sets in ``set_kind``/``set_tile``); False on failure."""
-    suit = _rand(state, 3)
+    suit = _rand(state, _I(3))
     if family == HALF_FLUSH:
         mode = 1
     elif family == FULL_FLUSH:
@@ -285,7 +290,7 @@ def _declare(state, held, concealed, set_kind, set_tile, declared_cum):
             concealed[t + 2] -= 1
             continue
         concealed[t] -= 3
-        r = _rand(state, 1000)
+        r = _rand(state, _I(1000))
         if r < 400 and held[t] == 3:
             held[t] = 4
             set_kind[j] = _GONG if r < 200 else _CONCEALED_GONG
@@ -295,10 +300,10 @@ def _declare(state, held, concealed, set_kind, set_tile, declared_cum):
 @jit
 def _nico_nico(state, held):
     """Seven pairs and a pong; a pair lands on an existing pair (four of a kind) 8 % of the time."""
-    held[_rand(state, N_KINDS)] = 3
+    held[_rand(state, _I(N_KINDS))] = 3
     pairs = 0
     while pairs < 7:
-        if _rand(state, 1000) < 80:
+        if _rand(state, _I(1000)) < 80:
             candidates = 0
             for t in range(N_KINDS):
                 if held[t] == 2:
@@ -313,7 +318,7 @@ def _nico_nico(state, held):
                         r -= 1
                 pairs += 1
                 continue
-        t = _rand(state, N_KINDS)
+        t = _rand(state, _I(N_KINDS))
         if held[t] == 0:
             held[t] = 2
             pairs += 1
@@ -324,12 +329,12 @@ def _thirteen_orphans(state, held, orphans):
     """One of each orphan, one of them again, one more sheung or pong of any tiles."""
     for k in range(13):
         held[orphans[k]] = 1
-    held[orphans[_rand(state, 13)]] += 1
+    held[orphans[_rand(state, _I(13))]] += 1
     while True:
-        if _rand(state, 1000) < 500:
-            if _try_sheung(held, 9 * _rand(state, 3) + _rand(state, 7)):
+        if _rand(state, _I(1000)) < 500:
+            if _try_sheung(held, 9 * _rand(state, _I(3)) + _rand(state, _I(7))):
                 return
-        elif _try_add(held, _rand(state, N_KINDS), 3):
+        elif _try_add(held, _rand(state, _I(N_KINDS)), 3):
             return
 
 
@@ -337,12 +342,12 @@ def _thirteen_orphans(state, held, orphans):
 def _sixteen_orphans(state, held, orphan_sheungs):
     """An orphan sheung in each number suit, the 7 honours, and one of these 16 again as the eyes."""
     for s in range(3):
-        p = _rand(state, 10)
+        p = _rand(state, _I(10))
         for k in range(3):
             held[9 * s + orphan_sheungs[p, k]] += 1
     for t in range(27, N_KINDS):
         held[t] = 1
-    r = _rand(state, 16)
+    r = _rand(state, _I(16))
     for t in range(N_KINDS):
         if held[t] > 0:
             if r == 0:
@@ -426,22 +431,22 @@ def _sample_kernel(key0, key1, start, choices, blend_families, blend_cum, tables
                     declared[i, j, 1] = 0
             for t in range(N_KINDS):
                 concealed[i, t] = hand[t]
-            drawn = _rand(state, 1000) < 400
+            drawn = _rand(state, _I(1000)) < 400
             self_drawn[i] = drawn and not ready
             win[i] = -1 if ready else w
-            s = _rand(state, 4)
+            s = _rand(state, _I(4))
             seat[i] = s
-            round_wind[i] = _rand(state, 4)
+            round_wind[i] = _rand(state, _I(4))
             f = 0
-            if _rand(state, 1000) >= 500:
-                bits = _rand(state, 1 << 16)  # two bits per bonus tile: held when both are 0
+            if _rand(state, _I(1000)) >= 500:
+                bits = _rand(state, _I(1 << 16))  # two bits per bonus tile: held when both are 0
                 for k in range(8):
                     if (bits >> (2 * k)) & 3 == 0:
                         f |= 1 << k
             flowers[i] = f
-            k = _rand(state, 1000)
-            streak[i] = 1 + _rand(state, 3) if s == 0 and k < 250 else 0
-            closing[i] = (not exposed) and _rand(state, 1000) < 200
+            k = _rand(state, _I(1000))
+            streak[i] = 1 + _rand(state, _I(3)) if s == 0 and k < 250 else 0
+            closing[i] = (not exposed) and _rand(state, _I(1000)) < 200
             family_out[i] = family
 
 
