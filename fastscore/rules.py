@@ -166,8 +166,9 @@ class RuleTable:
     @cached_property
     def packed(self) -> np.ndarray:
         """``(K,) int64``: :attr:`kernel_args` packed into the one array that the kernels take (the batch
-        kernels and the one-hand kernels; :func:`fastscore.kernels.evaluate.pack_rules`)."""
-        return pack_rules(self.kernel_args)
+        kernels and the one-hand kernels; :func:`fastscore.kernels.evaluate.pack_rules`, run as Python here:
+        once per table, and a cold start then does not compile it)."""
+        return pack_rules.py_func(self.kernel_args)
 
     def value(self, row_id: str) -> int:
         """Points per unit of one row (first tier for tiered rows)."""

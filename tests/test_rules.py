@@ -14,6 +14,7 @@ import pytest
 
 import fastscore
 from fastscore import ROW_IDS, RuleTable, RuleTableError, Shape, load_rules
+from fastscore.profiles import PROFILES
 from fastscore.rules import DEALER_ROWS, MAX_POINTS
 
 RULES_TOML = Path(str(resources.files("fastscore").joinpath("rules.toml")))
@@ -459,3 +460,15 @@ def test_docs_point_only_to_files_in_the_repository():
     package = ROOT / "fastscore"  # docstrings (help()) and the rule table a user copies
     for path in [*sorted(package.rglob("*.py")), package / "rules.toml"]:
         assert "RULES.md" not in path.read_text(), path.relative_to(ROOT)
+
+
+@pytest.mark.parametrize("name", list(PROFILES))
+def test_packed_table_in_python_equals_the_compiled_packing(name):
+    """``RuleTable.packed`` runs ``pack_rules`` as Python (no compile at a cold start); the survey kernel
+    packs with the compiled build. Both must give the same array, bit for bit."""
+    from fastscore.kernels.evaluate import pack_rules
+
+    table = load_rules(name)
+    compiled = pack_rules(table.kernel_args)
+    assert table.packed.dtype == compiled.dtype == np.int64
+    assert np.array_equal(table.packed, compiled)
