@@ -26,31 +26,44 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
 class _State:
     received = False  # a stop signal came during the command
     said = False  # the stop's one line is written
+    writing = False  # the stop's one line is being written (stop_line)
+    pending = False  # a stop signal came while it was
 
 
 def _on_signal(signum, frame) -> None:
     """The first stop signal raises KeyboardInterrupt; a second one ends the process with exit 130,
-    saying "interrupted" unless the stop's line is already written."""
+    saying "interrupted" unless the stop's line is already written. One that comes while the line
+    is being written waits for the end of :func:`stop_line`."""
+    if _State.writing:
+        _State.pending = True
+        return
     if _State.received:
-        if not _State.said:
-            os.write(2, b"interrupted\n")
-        os._exit(130)
+        _end()
     _State.received = True
     raise KeyboardInterrupt
 
 
+def _end() -> None:
+    """End the process at once with exit 130, writing "interrupted" unless the stop's line is written."""
+    if not _State.said:
+        os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
 @contextlib.contextmanager
 def stop_line():
-    """Around the one line a stopped command writes on stderr: stop signals wait until it is written
-    (in the main thread), and one that comes later ends the process without a second line."""
-    mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if mask else None
+    """Around the one line a stopped command writes on stderr: a stop signal that comes meanwhile
+    waits until it is written, and then, as one that comes later, ends the process without a second
+    line.  (Python runs signal handlers in the main thread, between bytecodes, whichever thread
+    received the signal: a flag defers them, where a signal mask would cover only one thread.)"""
+    _State.writing = True
     try:
         yield
         _State.said = True
     finally:
-        if mask:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        _State.writing = False
+        if _State.pending:
+            _end()
 
 
 @contextlib.contextmanager
@@ -62,7 +75,7 @@ def stop_signals():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _State.received = _State.said = False
+    _State.received = _State.said = _State.writing = _State.pending = False
     previous = {}
     for signum in STOP_SIGNALS:
         handler = signal.getsignal(signum)

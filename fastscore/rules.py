@@ -168,7 +168,7 @@ class RuleTable:
         """``(K,) int64``: :attr:`kernel_args` packed into the one array that the kernels take (the batch
         kernels and the one-hand kernels; :func:`fastscore.kernels.evaluate.pack_rules`, run as Python here:
         once per table, and a cold start then does not compile it)."""
-        return pack_rules.py_func(self.kernel_args)
+        return getattr(pack_rules, "py_func", pack_rules)(self.kernel_args)  # plain already with NUMBA_DISABLE_JIT
 
     def value(self, row_id: str) -> int:
         """Points per unit of one row (first tier for tiered rows)."""

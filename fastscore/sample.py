@@ -334,7 +334,7 @@ def _thirteen_orphans(state, held, orphans):
         if _rand(state, _I(1000)) < 500:
             if _try_sheung(held, 9 * _rand(state, _I(3)) + _rand(state, _I(7))):
                 return
-        elif _try_add(held, _rand(state, _I(N_KINDS)), 3):
+        elif _try_add(held, _rand(state, _I(N_KINDS)), _I(3)):
             return
 
 
