@@ -18,7 +18,8 @@ import pytest
 import fastscore
 import reference
 from fastscore import HandBatch, RuleTableError, load_rules, nb, score, shanten, waits
-from fastscore.kernels.decompose import count_words, special_win
+from fastscore.kernels.decompose import (count_masks, count_words, nico_pong_bits, sixteen_orphans_eyes_bits,
+                                         special_win, thirteen_orphans_split_bits)
 from fastscore.kernels.shanten import NO_SHAPE
 from fastscore.profiles import PROFILES
 from fastscore.survey import survey
@@ -230,6 +231,62 @@ def _near_special_hands(n: int, seed: int) -> np.ndarray:
                 c[src] -= 1
                 c[dst] += 1
     return rows
+
+
+@numba.njit
+def _special_splits(rows):
+    """Per 17-tile row (no declared set): the Nico Nico pong, its kinds held four times and its pairs
+    mask; the 16 Orphans eyes; and up to four 13 Orphans splits (eyes, set kind, set tile), -1 padded."""
+    out = np.full((rows.shape[0], 16), -1, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        ones, twos, threes, fours, held = count_masks(count_words(rows, i, np.int64(-1)))
+        out[i, 0] = nico_pong_bits(ones, threes)
+        out[i, 1] = ctpop(fours)
+        out[i, 2] = twos | fours
+        out[i, 3] = sixteen_orphans_eyes_bits(twos, threes, fours, held)
+        for k in range(4):
+            e, kind, tile = thirteen_orphans_split_bits(ones, twos, threes, fours, held, np.int64(k))
+            out[i, 4 + 3 * k] = e
+            out[i, 5 + 3 * k] = kind
+            out[i, 6 + 3 * k] = tile
+    return out
+
+
+@numba.njit
+def ctpop(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def test_special_interpretations_by_masks_match_the_reference():
+    """4,000 hands near Nico Nico, 13 and 16 Orphans: the scoring kernels' special shapes read from count
+    masks (:func:`fastscore.kernels.decompose.count_masks`: the Nico Nico pong and pairs, the 16 Orphans eyes,
+    every 13 Orphans split in the 9.13 order) agree with the reference's interpretations (section 3)."""
+    hands = _near_special_hands(4_000, seed=22)
+    hands = hands[(hands <= 4).all(axis=1) & (hands.sum(axis=1) == 17)]
+    got = _special_splits(hands.astype(np.uint8))
+    seen = {"nico": 0, "thirteen": 0, "sixteen": 0}
+    for c, row in zip(hands.tolist(), got.tolist()):
+        nico = reference.nico_nico_interpretations(c, [])
+        # Seven pairs and a pong: the pong, the kinds held four times (two pairs each), every pair.
+        assert row[0] == (nico[0].pongs[0] if nico else -1), c
+        if nico:
+            seen["nico"] += 1
+            assert row[1] == nico[0].quads, c
+            assert row[2] == sum(1 << t for t in range(34) if c[t] in (2, 4)), c
+        sixteen = reference.sixteen_orphans_interpretations(c, [])
+        assert row[3] == (sixteen[0].eyes if sixteen else -1), c
+        seen["sixteen"] += bool(sixteen)
+        thirteen = [(i.eyes, 2 if i.pongs else 1, i.order_key[2][0])  # eyes, pong (2) or sheung (1), its tile
+                    for i in reference.thirteen_orphans_interpretations(c, [])]
+        splits = [tuple(row[4 + 3 * k:7 + 3 * k]) for k in range(4) if row[4 + 3 * k] >= 0]
+        assert splits == thirteen, c
+        assert all(row[4 + 3 * k] == -1 for k in range(len(splits), 4)), c  # none after the last
+        seen["thirteen"] += bool(thirteen)
+    assert min(seen.values()) > 300, seen  # every shape common among the hands
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "strided"])

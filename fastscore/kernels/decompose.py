@@ -203,150 +203,8 @@ def specials_possible(i0, i1, i2, honour_ones, honour_threes, honour_kinds):
 
 
 @jit
-def nico_pong(counts, n_declared):
-    """Tile of the Nico Nico pong, or -1 if the hand is not Nico Nico (seven pairs + a pong)."""
-    if n_declared:
-        return -1
-    pong = -1
-    for t in range(N_KINDS):
-        c = counts[t]
-        if c == 1:
-            return -1
-        if c == 3:
-            if pong >= 0:
-                return -1
-            pong = t
-    return pong
-
-
-@jit
 def _is_orphan(t):
     return t >= 27 or t % 9 == 0 or t % 9 == 8
-
-
-@jit
-def thirteen_orphans_split(counts, n_declared, k):
-    """The ``k``-th 13 Orphans split (in 9.13 order) as (eyes, set_kind, set_tile), or (-1, 0, 0).
-
-    ``set_kind`` is 2 for a pong, 1 for a sheung.  After one of each of the 13
-    orphans, four tiles are left: an orphan for the eyes and one set.
-    """
-    if n_declared:
-        return -1, 0, 0
-    x0 = -1
-    x1 = -1
-    x2 = -1
-    x3 = -1
-    n = 0
-    for t in range(N_KINDS):
-        c = counts[t]
-        if _is_orphan(t):
-            if c == 0:
-                return -1, 0, 0
-            c -= 1
-        for _ in range(c):
-            if n == 0:
-                x0 = t
-            elif n == 1:
-                x1 = t
-            elif n == 2:
-                x2 = t
-            elif n == 3:
-                x3 = t
-            n += 1
-    if n != 4:
-        return -1, 0, 0
-    found = 0
-    previous = -1
-    for e in (x0, x1, x2, x3):
-        if e == previous or not _is_orphan(e):
-            continue
-        previous = e
-        # The three extra tiles other than one copy of e, in order.
-        r0 = -1
-        r1 = -1
-        r2 = -1
-        skipped = False
-        for x in (x0, x1, x2, x3):
-            if x == e and not skipped:
-                skipped = True
-            elif r0 < 0:
-                r0 = x
-            elif r1 < 0:
-                r1 = x
-            else:
-                r2 = x
-        if r0 == r1 and r1 == r2:
-            kind = 2
-        elif r0 < 27 and r0 % 9 <= 6 and r1 == r0 + 1 and r2 == r0 + 2:
-            kind = 1
-        else:
-            continue
-        if found == k:
-            return e, kind, r0
-        found += 1
-    return -1, 0, 0
-
-
-@jit
-def orphan_sheung(counts, base):
-    """Bitmask of the orphan sheung held in the suit at ``base`` (three tiles, pairwise 3+ apart), or 0."""
-    mask = 0
-    n = 0
-    for i in range(9):
-        c = counts[base + i]
-        if c > 1:
-            return 0
-        if c == 1:
-            mask |= 1 << i
-            n += 1
-    if n != 3:
-        return 0
-    last = -3
-    for i in range(9):
-        if mask & (1 << i):
-            if i - last < 3:
-                return 0
-            last = i
-    return mask
-
-
-@jit
-def sixteen_orphans_eyes(counts, n_declared):
-    """Eyes tile of a 16 Orphans hand, or -1 (section 3: three orphan sheungs, 7 honours, one more).
-
-    One pass: every kind at most twice and exactly one kind twice (the eyes),
-    each honour present, each number suit's kinds an orphan sheung.
-    """
-    if n_declared:
-        return -1
-    eyes = -1
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 0 or c > 2:
-            return -1
-        if c == 2:
-            if eyes >= 0:
-                return -1
-            eyes = t
-    for base in range(0, 27, 9):
-        last = -3
-        kinds = 0
-        for i in range(9):
-            c = counts[base + i]
-            if c == 0:
-                continue
-            if c > 2 or i - last < 3:
-                return -1
-            if c == 2:
-                if eyes >= 0:
-                    return -1
-                eyes = base + i
-            last = i
-            kinds += 1
-        if kinds != 3:
-            return -1
-    return eyes
 
 
 @jit_inline
@@ -473,6 +331,84 @@ def special_win(words, win_shapes):
     return False
 
 
+@jit
+def count_masks(words):
+    """The 34-bit int64 masks (bit t for kind t) of the kinds held once, twice, three and four times in
+    ``words`` (:func:`count_words`, counts at most 4) and of the kinds held at all: ``(ones, twos, threes,
+    fours, held)``.  Branch-free: the special shapes are tested on them without a loop over the kinds."""
+    ones = _mask_equal(words, 1)
+    twos = _mask_equal(words, 2)
+    threes = _mask_equal(words, 3)
+    fours = _mask_equal(words, 4)
+    return ones, twos, threes, fours, ones | twos | threes | fours
+
+
+@jit
+def special_masks(concealed, i, w):
+    """:func:`count_masks` of row ``i`` of ``concealed`` (N, 34) with tile ``w`` added (-1: none): a called
+    function, so that the kernels that inline the scoring path do not inline it too (cold compile)."""
+    return count_masks(count_words(concealed, i, w))
+
+
+@jit
+def nico_pong_bits(ones, threes):
+    """Tile of the Nico Nico pong (5.1: seven pairs and a pong; a kind held four times is two pairs) of 17
+    concealed tiles, no declared set, from their :func:`count_masks`: no kind held once and exactly one
+    held three times; else -1."""
+    return cttz64(threes) if ones == 0 and ctpop64(threes) == 1 else np.int64(-1)
+
+
+@jit
+def sixteen_orphans_eyes_bits(twos, threes, fours, held):
+    """Eyes tile of 17 concealed tiles, no declared set, that make 16 Orphans (section 3: every honour, each
+    number suit an orphan sheung, one kind twice), from their :func:`count_masks`; else -1.  Each number
+    suit's orphan sheung is then ``(held >> 9 * s) & 511``."""
+    ok = (threes | fours) == 0 and ctpop64(twos) == 1 and (held & HONOUR_BITS) == HONOUR_BITS \
+        and _orphan_sheung_bits(held & 511) and _orphan_sheung_bits((held >> 9) & 511) \
+        and _orphan_sheung_bits((held >> 18) & 511)
+    return cttz64(twos) if ok else np.int64(-1)
+
+
+@jit
+def thirteen_orphans_split_bits(ones, twos, threes, fours, held, k):
+    """The ``k``-th 13 Orphans split (in 9.13 order: by the eyes' tile) of 17 concealed tiles, no declared
+    set, from their :func:`count_masks`: ``(eyes, set_kind, set_tile)``, ``set_kind`` 2 for a pong and 1
+    for a sheung, or ``(-1, 0, 0)``.
+
+    After one of each of the 13 orphans, four tiles are left: an orphan for the eyes and one set.  The
+    kinds left once, twice and three times are masks, so each candidate eyes is a few bit operations.
+    """
+    if (held & ORPHAN_BITS) != ORPHAN_BITS:
+        return np.int64(-1), np.int64(0), np.int64(0)
+    # The four tiles left once one of each orphan is set aside: each orphan's count drops by one.
+    left1 = (ones & ~ORPHAN_BITS) | (twos & ORPHAN_BITS)
+    left2 = (twos & ~ORPHAN_BITS) | (threes & ORPHAN_BITS)
+    left3 = (threes & ~ORPHAN_BITS) | (fours & ORPHAN_BITS)
+    candidates = (left1 | left2 | left3) & ORPHAN_BITS
+    found = 0
+    while candidates:
+        e = cttz64(candidates)
+        bit = np.int64(1) << e
+        candidates &= candidates - 1
+        # The three tiles other than one copy of e: e drops from its level to the one below.
+        r1 = (left1 & ~bit) | (left2 & bit)
+        r2 = (left2 & ~bit) | (left3 & bit)
+        r3 = left3 & ~bit
+        kind = 0
+        tile = np.int64(0)
+        if r3 != 0:
+            kind = 2
+            tile = cttz64(r3)
+        elif r2 == 0 and _is_sheung_bits(r1):
+            kind = 1
+            tile = cttz64(r1)
+        if kind:
+            if found == k:
+                return e, np.int64(kind), tile
+            found += 1
+    return np.int64(-1), np.int64(0), np.int64(0)
+
+
 @jit_inline
 def _is_sheung_bits(bits):
     """``bits`` (a 34-bit mask) is three kinds in a row that make a sheung (starting on 1-7 of a suit)."""
@@ -493,9 +429,16 @@ def count_words(concealed, i, w):
     :func:`fastscore.kernels.checks.concealed_words` (the count of kind ``8j + b`` in byte b of word j),
     for any strides (a row whose bytes are not contiguous is read tile by tile)."""
     if concealed.strides[1] == 1:
-        w0, w1, w2, w3, w4 = concealed_words(concealed, i)
+        words = concealed_words(concealed, i)
     else:
-        w0, w1, w2, w3, w4 = words_tile_by_tile(concealed, i)
+        words = words_tile_by_tile(concealed, i)
+    return add_tile_words(words, w)
+
+
+@jit_inline
+def add_tile_words(words, w):
+    """The five words of :func:`count_words` with one tile ``w`` added (-1: none)."""
+    w0, w1, w2, w3, w4 = words
     q = w >> 3
     one = np.uint64(1) << np.uint64(8 * (w & 7))
     zero = np.uint64(0)

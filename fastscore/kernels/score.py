@@ -43,17 +43,16 @@ from ..tiles import MAX_DECLARED, N_KINDS, SetKind
 from .decompose import (
     MAX_DECOMPOSITIONS,
     add_tile_codes,
-    fill_counts,
     honour_summary_row,
     is_win_row_bits,
-    nico_pong,
-    orphan_sheung,
+    nico_pong_bits,
     row_code,
     shape_wins,
-    sixteen_orphans_eyes,
+    sixteen_orphans_eyes_bits,
+    special_masks,
     specials_possible,
     standard_from_info,
-    thirteen_orphans_split,
+    thirteen_orphans_split_bits,
     without_win_code,
 )
 from .wait_shapes import wait_mask_info
@@ -62,7 +61,7 @@ from .evaluate import RP_COLUMN, RP_DOUBLE, RP_LIVE_HI, RP_N_COLUMNS, RP_ONCE, R
 from .features import Shape, context, interpretation, load_hand, self_drawn_context, store_record
 from .rows import DEALER_BITS, SELF_DRAWN_BITS, SELF_DRAWN_BITS_HI, evaluate_hand, evaluate_hand_called, \
     evaluate_interpretation, evaluate_interpretation_inline, evaluate_self_drawn, evaluate_self_drawn_called
-from .bits import prefetch
+from .bits import ctpop64, prefetch
 from .checks import row_check_code
 
 #: Room for every interpretation of one hand: standard decompositions, Nico
@@ -352,8 +351,9 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
 
     ``known_waits``: the number of waits of the 16 tiles, or -1 to work out whether the winning tile is the
     only one.  With ``keep``, row j of ``records`` (K, :data:`fastscore.kernels.features.N_FIELDS`) also gets
-    interpretation j's feature record (:func:`fastscore.kernels.features.store_record`).  The 34 counts are
-    copied into ``counts`` only for the special shapes, when the table hints allow one.
+    interpretation j's feature record (:func:`fastscore.kernels.features.store_record`).  ``counts`` is
+    scratch for the single-wait test; the special shapes are read from masks of the kinds held once, twice,
+    ... (:func:`fastscore.kernels.decompose.count_masks`), worked out only when the table hints allow one.
     """
     win = ctx.win
     # The suit codes of the 17 tiles: the winning tile adds to one of them.
@@ -449,43 +449,38 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
                             store_record(records, n, f)
                         n += 1
 
-    # The special shapes need no declared set; the table hints rule most hands out at once.
+    # The special shapes need no declared set; the table hints rule most hands out at once.  A hand they
+    # allow is read as masks of the kinds held once, twice, ... (no loop over the kinds).
     nico = thirteen = sixteen = False
+    ones = twos = threes = fours = held = np.int64(0)
     if n_declared == 0 and win_shapes > 1:
         nico, thirteen, sixteen = specials_possible(i0, i1, i2, h_ones, h_threes, h_kinds)
         nico = nico and shape_wins(win_shapes, Shape.NICO_NICO)
         thirteen = thirteen and shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS)
         sixteen = sixteen and shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS)
         if nico or thirteen or sixteen:
-            fill_counts(concealed, i, counts, win)
+            ones, twos, threes, fours, held = special_masks(concealed, i, win)
 
     # Nico Nico (5.1): seven pairs and a pong, no declared set.
-    pong = nico_pong(counts, n_declared) if nico else -1
+    pong = nico_pong_bits(ones, threes) if nico else -1
     if pong >= 0:
-        quads = 0
-        pairs = 0
-        for t in range(N_KINDS):
-            if counts[t] == 4:
-                quads += 1
-            if counts[t] == 2 or counts[t] == 4:
-                pairs |= np.int64(1) << t
         # Whether the winning tile was the only wait, as for the standard shape (the wait rows of the
         # HK-style table read it in Nico Nico too); the test takes ``counts`` as scratch.
         single = known_waits == 1
         if known_waits < 0:
             single = only_wait(concealed, declared, i, win, counts, n_declared, j0, j1, j2, honours16, win_shapes)
-            fill_counts(concealed, i, counts, win)
-        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, single, quads, 0, 0, 0,
-                           pairs, 0)
+        # A kind held four times is two pairs.
+        f = interpretation(ctx, NICO_NICO, 1 << pong, 1 << pong, 0, 0, 0, 0, 0, 0, 0, 0, -1, single, ctpop64(fours), 0,
+                           0, 0, twos | fours, 0)
         _interpretation(info_out, n, NICO_NICO, pong, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi, both)
         if keep:
             store_record(records, n, f)
         n += 1
 
     # 13 Orphans (5.2, 9.11): every split into eyes and an extra set.
-    k = np.int64(0)  # not the literal 0: numba would compile the helper once more for it (cold compile)
+    k = np.int64(0)
     while thirteen:
-        eyes, set_kind, set_tile = thirteen_orphans_split(counts, n_declared, k)
+        eyes, set_kind, set_tile = thirteen_orphans_split_bits(ones, twos, threes, fours, held, k)
         if eyes < 0:
             break
         pongs = np.int64(1) << set_tile if set_kind == PONG else 0
@@ -504,14 +499,10 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
         k += 1
 
     # 16 Orphans (5.2, 9.2): three orphan sheungs, the seven honours, eyes.
-    eyes = sixteen_orphans_eyes(counts, n_declared) if sixteen else -1
+    eyes = sixteen_orphans_eyes_bits(twos, threes, fours, held) if sixteen else -1
     if eyes >= 0:
-        counts[eyes] -= 1
-        m0 = orphan_sheung(counts, np.int64(0))  # one build for the three (literals would make three)
-        m1 = orphan_sheung(counts, np.int64(9))
-        m2 = orphan_sheung(counts, np.int64(18))
-        counts[eyes] += 1
-        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, m0, m1, m2, 0, 0)
+        f = interpretation(ctx, SIXTEEN_ORPHANS, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, eyes, 0, 0, held & 511, (held >> 9) & 511,
+                           (held >> 18) & 511, 0, 0)
         _interpretation(info_out, n, SIXTEEN_ORPHANS, eyes, 0, 0, evaluate_interpretation(f, live_hi), f, live_hi,
                         both)
         if keep:

@@ -20,15 +20,19 @@ from .decompose import (
     Shape,
     _hint,
     _is_orphan,
+    add_tile_words,
+    count_masks,
     fill_counts,
     honour_summary,
     honour_summary_row,
     row_code,
     shape_wins,
-    sixteen_orphans_eyes,
+    sixteen_orphans_eyes_bits,
     suit_code,
-    thirteen_orphans_split,
+    thirteen_orphans_split_bits,
 )
+from .bits import ctpop64
+from .checks import words_tile_by_tile
 
 
 @jit
@@ -188,33 +192,19 @@ def _ends(info):
 
 @jit
 def _nico_waits(counts16):
-    """Bitmask of the Nico Nico waits of 16 concealed tiles (seven pairs and a pong, 5.1).
+    """Bitmask of the Nico Nico waits of 16 concealed tiles, ``counts16`` (34,) int64 (seven pairs and a
+    pong, 5.1), from their count masks (:func:`fastscore.kernels.decompose.count_masks`).
 
     With no odd kind, any pair can become the pong; with one single and one
     three, only the single; with two threes, either three (four of a kind
     then counts as two pairs); anything else has no Nico Nico wait.
     """
-    ones = 0
-    threes = 0
-    single = 0
-    three_mask = 0
-    pairs_mask = 0
-    for t in range(N_KINDS):
-        c = counts16[t]
-        is_one = 1 if c == 1 else 0
-        is_three = 1 if c == 3 else 0
-        ones += is_one
-        threes += is_three
-        single += is_one * t
-        three_mask |= is_three << t
-        pairs_mask |= (1 if c == 2 else 0) << t
-    if ones == 0 and threes == 0:
-        return pairs_mask
-    if ones == 1 and threes == 1:
-        return 1 << single
-    if ones == 0 and threes == 2:
-        return three_mask
-    return 0
+    ones, twos, threes, _, _ = count_masks(words_tile_by_tile(counts16.reshape((1, N_KINDS)), 0))
+    n_ones = ctpop64(ones)
+    n_threes = ctpop64(threes)
+    mask = twos if n_ones == 0 and n_threes == 0 else np.int64(0)
+    mask = ones if n_ones == 1 and n_threes == 1 else mask
+    return threes if n_ones == 0 and n_threes == 2 else mask
 
 
 @jit
@@ -264,8 +254,9 @@ def _thirteen_full_waits(counts16):
 
 @jit
 def _orphans_waits(counts16, i0, i1, i2, win_shapes):
-    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles (``i0``-``i2``: the suits' ``suit_info``),
-    of those of the two shapes that win (:func:`fastscore.kernels.decompose.shape_wins`).
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles, ``counts16`` (34,) int64 (``i0``-``i2``:
+    the suits' ``suit_info``), of those of the two shapes that win
+    (:func:`fastscore.kernels.decompose.shape_wins`).
 
     13 Orphans needs all 13 terminals and honours after the win, so with one
     missing only that tile can complete it, with two or more none; 16 Orphans
@@ -303,11 +294,12 @@ def _orphans_waits(counts16, i0, i1, i2, win_shapes):
             if counts16[t] > 2:
                 missing16 = 2
     mask = 0
+    # Each candidate's 17 tiles are read as count masks, from the 16 tiles' words.
+    words16 = words_tile_by_tile(counts16.reshape((1, N_KINDS)), 0)
     if missing13 == 1:
-        counts16[last13] += 1
-        if thirteen_orphans_split(counts16, np.int64(0), np.int64(0))[0] >= 0:
+        ones, twos, threes, fours, held = count_masks(add_tile_words(words16, np.int64(last13)))
+        if thirteen_orphans_split_bits(ones, twos, threes, fours, held, np.int64(0))[0] >= 0:
             mask |= 1 << last13
-        counts16[last13] -= 1
     elif missing13 == 0:
         mask |= _thirteen_full_waits(counts16)
     lo16 = 0
@@ -332,10 +324,9 @@ def _orphans_waits(counts16, i0, i1, i2, win_shapes):
         for t in range(lo16, hi16):
             if counts16[t] > 1 or (eyes_only and counts16[t] == 0):
                 continue
-            counts16[t] += 1
-            if sixteen_orphans_eyes(counts16, np.int64(0)) >= 0:
+            _, twos, threes, fours, held = count_masks(add_tile_words(words16, np.int64(t)))
+            if sixteen_orphans_eyes_bits(twos, threes, fours, held) >= 0:
                 mask |= 1 << t
-            counts16[t] -= 1
     return mask
 
 
