@@ -377,6 +377,8 @@ def thirteen_orphans_split_bits(ones, twos, threes, fours, held, k):
 
     After one of each of the 13 orphans, four tiles are left: an orphan for the eyes and one set.  The
     kinds left once, twice and three times are masks, so each candidate eyes is a few bit operations.
+    The tiles must number 17 (every caller's hand has no declared set): the count of the four left is not
+    checked again.
     """
     if (held & ORPHAN_BITS) != ORPHAN_BITS:
         return np.int64(-1), np.int64(0), np.int64(0)
