@@ -18,6 +18,7 @@ import pytest
 import fastscore
 import reference
 from fastscore import HandBatch, RuleTableError, load_rules, nb, score, shanten, waits
+from fastscore.kernels.bits import ctpop64
 from fastscore.kernels.decompose import (count_masks, count_words, nico_pong_bits, sixteen_orphans_eyes_bits,
                                          special_win, thirteen_orphans_split_bits)
 from fastscore.kernels.shanten import NO_SHAPE
@@ -241,7 +242,7 @@ def _special_splits(rows):
     for i in range(rows.shape[0]):
         ones, twos, threes, fours, held = count_masks(count_words(rows, i, np.int64(-1)))
         out[i, 0] = nico_pong_bits(ones, threes)
-        out[i, 1] = ctpop(fours)
+        out[i, 1] = ctpop64(fours)
         out[i, 2] = twos | fours
         out[i, 3] = sixteen_orphans_eyes_bits(twos, threes, fours, held)
         for k in range(4):
@@ -250,15 +251,6 @@ def _special_splits(rows):
             out[i, 5 + 3 * k] = kind
             out[i, 6 + 3 * k] = tile
     return out
-
-
-@numba.njit
-def ctpop(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
 
 
 def test_special_interpretations_by_masks_match_the_reference():
