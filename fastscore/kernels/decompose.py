@@ -287,48 +287,16 @@ HONOUR_BITS = ((1 << 7) - 1) << 27
 @jit_inline
 def special_win(words, win_shapes):
     """Whether 17 concealed tiles, no declared set, make Nico Nico, 13 Orphans or 16 Orphans (section 3) that
-    win under ``win_shapes``; ``words``: their counts, :func:`count_words`.
-
-    From 34-bit masks of the kinds held once, twice, three and four times, each
-    worked out only when needed:
-
-    - Nico Nico: no kind once, exactly one three times (a kind held four times is two pairs).
-    - 13 Orphans: every orphan held; with one of each set aside, the four tiles left are an orphan
-      (the eyes' second tile) and a pong or a sheung.
-    - 16 Orphans: every honour held; no kind three or four times and one twice (the eyes);
-      each number suit exactly three kinds, pairwise three or more apart.
-    """
-    ones = _mask_equal(words, 1)
-    threes = _mask_equal(words, 3)
-    if shape_wins(win_shapes, Shape.NICO_NICO) and ones == 0 and ctpop64(threes) == 1:
+    win under ``win_shapes``; ``words``: their counts, :func:`count_words`.  The shapes' tests on the
+    tiles' :func:`count_masks`: :func:`nico_pong_bits`, :func:`sixteen_orphans_eyes_bits` and
+    :func:`thirteen_orphans_split_bits` (a first split), as the scoring kernel reads them."""
+    ones, twos, threes, fours, held = count_masks(words)
+    if shape_wins(win_shapes, Shape.NICO_NICO) and nico_pong_bits(ones, threes) >= 0:
         return True
-    held = ~_mask_equal(words, 0) & ((np.int64(1) << N_KINDS) - 1)
-    if (held & HONOUR_BITS) != HONOUR_BITS:  # both Orphans shapes hold every honour
-        return False
-    twos = _mask_equal(words, 2)
-    fours = _mask_equal(words, 4)
-    if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) and threes == 0 and fours == 0 and ctpop64(twos) == 1 \
-            and _orphan_sheung_bits(held & 511) and _orphan_sheung_bits((held >> 9) & 511) \
-            and _orphan_sheung_bits((held >> 18) & 511):
+    if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) and sixteen_orphans_eyes_bits(twos, threes, fours, held) >= 0:
         return True
-    if not shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) or (held & ORPHAN_BITS) != ORPHAN_BITS:
-        return False
-    # The four tiles left once one of each orphan is set aside: each orphan's count drops by one.
-    left1 = (ones & ~ORPHAN_BITS) | (twos & ORPHAN_BITS)
-    left2 = (twos & ~ORPHAN_BITS) | (threes & ORPHAN_BITS)
-    left3 = (threes & ~ORPHAN_BITS) | (fours & ORPHAN_BITS)
-    if left3 != 0:  # a pong and one more tile, which must be an orphan (the eyes)
-        return (left1 & ORPHAN_BITS) != 0
-    if left2 != 0:  # a sheung holding the eyes' orphan: that kind twice, two more once, three in a row
-        return ctpop64(left2) == 1 and (left2 & ORPHAN_BITS) != 0 and _is_sheung_bits(left1 | left2)
-    # Four kinds once: an orphan for the eyes and a sheung of the other three.
-    candidates = left1 & ORPHAN_BITS
-    while candidates:
-        e = candidates & -candidates
-        if _is_sheung_bits(left1 & ~e):
-            return True
-        candidates &= candidates - 1
-    return False
+    return shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) \
+        and thirteen_orphans_split_bits(ones, twos, threes, fours, held, np.int64(0))[0] >= 0
 
 
 @jit
@@ -341,6 +309,15 @@ def count_masks(words):
     threes = _mask_equal(words, 3)
     fours = _mask_equal(words, 4)
     return ones, twos, threes, fours, ones | twos | threes | fours
+
+
+@jit_inline
+def add_tile_masks(ones, twos, threes, fours, held, t):
+    """:func:`count_masks` ``(ones, twos, threes, fours, held)`` with one tile of kind ``t`` added (``t`` held
+    at most three times): its bit moves up one mask."""
+    bit = np.int64(1) << t
+    return ((ones & ~bit) | (bit & ~held), (twos & ~bit) | (ones & bit), (threes & ~bit) | (twos & bit),
+            (fours & ~bit) | (threes & bit), held | bit)
 
 
 @jit

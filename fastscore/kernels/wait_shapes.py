@@ -16,42 +16,45 @@ from ..tables import HAS_NINE, HAS_ONE, ONES_SHIFT, ORPHAN_SUIT, THREES_SHIFT, W
 from ..tiles import MAX_DECLARED, N_KINDS
 from .decompose import (
     ALL_WIN_SHAPES,
+    HONOUR_BITS,
+    ORPHAN_BITS,
     ORPHANS,
     Shape,
     _hint,
     _is_orphan,
-    add_tile_words,
-    count_masks,
+    add_tile_masks,
     fill_counts,
     honour_summary,
     honour_summary_row,
     row_code,
     shape_wins,
     sixteen_orphans_eyes_bits,
+    special_masks,
     suit_code,
     thirteen_orphans_split_bits,
 )
-from .bits import ctpop64
-from .checks import words_tile_by_tile
+from .bits import ctpop64, cttz64
 
 
 @jit
 def wait_mask(counts16, n_declared, held16, suit_info, win_shapes=ALL_WIN_SHAPES):
     """Bitmask (bit t for tile t) of the waits of a 16-tile hand (section 7).
 
-    counts16 : (34,) int64, concealed tiles (restored on return); held16 :
+    counts16 : (34,) integers, any strides, the concealed tiles; held16 :
     (34,) int64, all 16 tiles with declared sets, for excluding kinds already
-    held four times; win_shapes : the shapes that win (bit s for shape s).  Standard waits come from the per-suit wait masks; the
-    special shapes are tried tile by tile only when the per-suit hints and a
-    count of the honours allow them.
+    held four times; win_shapes : the shapes that win (bit s for shape s).  Standard waits come from the
+    per-suit wait masks; the special shapes are tried only when the per-suit hints and a count of the
+    honours allow them.
     """
     i0 = np.int64(suit_info[suit_code(counts16, 0)])
     i1 = np.int64(suit_info[suit_code(counts16, 9)])
     i2 = np.int64(suit_info[suit_code(counts16, 18)])
-    # One contiguous vector serves as the row (N = 1) and as the scratch the special waits use.
-    counts = np.ascontiguousarray(counts16)
-    waits = wait_mask_info(counts.reshape((1, N_KINDS)), 0, counts, n_declared, i0, i1, i2, honour_summary(counts),
-                           win_shapes)
+    # The hand as a (1, 34) uint8 row, as the batch kernels read theirs, and the scratch they take.
+    row = np.empty((1, N_KINDS), dtype=np.uint8)
+    for t in range(N_KINDS):
+        row[0, t] = counts16[t]
+    waits = wait_mask_info(row, 0, np.empty(N_KINDS, dtype=np.int64), n_declared, i0, i1, i2,
+                           honour_summary(counts16), win_shapes)
     return waits & ~fours_mask(held16)  # kinds already held four times
 
 
@@ -84,7 +87,9 @@ def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours, win_sh
     with the kinds already held four times still in (the batch kernels drop them per waiting kind,
     :func:`fastscore.kernels.score.drop_held_fours`).
 
-    ``counts`` is (34,) int64 scratch: the row is copied there only when a special shape may wait.
+    ``counts`` is (34,) int64 scratch: the row is copied there only for the 13 Orphans waits of a hand
+    that holds every orphan (:func:`_thirteen_full_waits`); the other special waits read the row's count
+    masks (:func:`fastscore.kernels.decompose.count_masks`).
     """
     h_ones, h_pairs, h_threes, h_fours, h_kinds, pair_mask, single, _ = honours
     ok0 = (i0 & 3) != 0
@@ -118,11 +123,14 @@ def wait_mask_info(concealed, i, counts, n_declared, i0, i1, i2, honours, win_sh
         orphans = (h_kinds + _ends(i0) + _ends(i1) + _ends(i2) >= 12 or h_kinds >= 6) and (
             shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) or shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS))
         if nico or orphans:
-            fill_counts(concealed, i, counts, -1)
+            ones, twos, threes, fours, held = special_masks(concealed, i, -1)
             if nico:
-                mask |= _nico_waits(counts)
+                mask |= _nico_waits(ones, twos, threes)
             if orphans:
-                mask |= _orphans_waits(counts, i0, i1, i2, win_shapes)
+                mask |= _orphans_waits(ones, twos, threes, fours, held, i0, i1, i2, win_shapes)
+                if (held & ORPHAN_BITS) == ORPHAN_BITS and shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS):
+                    fill_counts(concealed, i, counts, -1)
+                    mask |= _thirteen_full_waits(counts)
     return mask
 
 
@@ -191,15 +199,14 @@ def _ends(info):
 
 
 @jit
-def _nico_waits(counts16):
-    """Bitmask of the Nico Nico waits of 16 concealed tiles, ``counts16`` (34,) int64 (seven pairs and a
-    pong, 5.1), from their count masks (:func:`fastscore.kernels.decompose.count_masks`).
+def _nico_waits(ones, twos, threes):
+    """Bitmask of the Nico Nico waits (seven pairs and a pong, 5.1) of 16 concealed tiles, no declared set,
+    from their :func:`fastscore.kernels.decompose.count_masks` (the kinds held once, twice, three times).
 
     With no odd kind, any pair can become the pong; with one single and one
     three, only the single; with two threes, either three (four of a kind
     then counts as two pairs); anything else has no Nico Nico wait.
     """
-    ones, twos, threes, _, _ = count_masks(words_tile_by_tile(counts16.reshape((1, N_KINDS)), 0))
     n_ones = ctpop64(ones)
     n_threes = ctpop64(threes)
     mask = twos if n_ones == 0 and n_threes == 0 else np.int64(0)
@@ -253,81 +260,57 @@ def _thirteen_full_waits(counts16):
 
 
 @jit
-def _orphans_waits(counts16, i0, i1, i2, win_shapes):
-    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles, ``counts16`` (34,) int64 (``i0``-``i2``:
-    the suits' ``suit_info``), of those of the two shapes that win
-    (:func:`fastscore.kernels.decompose.shape_wins`).
+def _orphans_waits(ones, twos, threes, fours, held, i0, i1, i2, win_shapes):
+    """Bitmask of the 13 and 16 Orphans waits of 16 concealed tiles, no declared set, of those of the two
+    shapes that win (:func:`fastscore.kernels.decompose.shape_wins`), but for the 13 Orphans waits of a hand
+    that already holds every orphan (:func:`_thirteen_full_waits`); from the 16 tiles'
+    :func:`fastscore.kernels.decompose.count_masks` and ``i0``-``i2``, the suits' ``suit_info``.
 
     13 Orphans needs all 13 terminals and honours after the win, so with one
-    missing only that tile can complete it, with two or more none; 16 Orphans
-    likewise needs all seven honours, and every number suit an orphan sheung
-    shape (the ``ORPHAN_SUIT`` hint) after the win: with two suits short of
-    one none, with one only its tiles, with none only a kind held once (the
-    new eyes), and only if no kind is held twice yet.  Only the remaining
-    candidates are tried.
+    missing only that tile can complete it.  16 Orphans likewise needs all
+    seven honours, no kind three times, one twice (the eyes), and every number
+    suit an orphan sheung shape (the ``ORPHAN_SUIT`` hint) after the win: with
+    an honour missing only that tile can complete it, else with one suit short
+    only that suit's tiles, with none only a kind held once (the new eyes), and
+    only if no kind is held twice yet.  Each remaining candidate's 17 tiles are
+    tested on their masks (:func:`fastscore.kernels.decompose.add_tile_masks`).
     """
-    missing13 = 0
-    last13 = -1
-    for o in ORPHANS:
-        if counts16[o] == 0:
-            missing13 += 1
-            last13 = o
-    if not shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS):
-        missing13 = 2  # 13 Orphans does not win: no wait
-    missing16 = 0 if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) else 2
-    last16 = -1
-    for t in range(27, 34):
-        if counts16[t] == 0:
-            missing16 += 1
-            last16 = t
-    if missing16 <= 1:
-        # 16 Orphans holds at most 4 tiles of a number suit and no kind three times.
-        for base in range(0, 27, 9):
-            n = 0
-            for i in range(9):
-                n += counts16[base + i]
-                if counts16[base + i] > 2:
-                    missing16 = 2
-            if n > 4:
-                missing16 = 2
-        for t in range(27, 34):
-            if counts16[t] > 2:
-                missing16 = 2
-    mask = 0
-    # Each candidate's 17 tiles are read as count masks, from the 16 tiles' words.
-    words16 = words_tile_by_tile(counts16.reshape((1, N_KINDS)), 0)
-    if missing13 == 1:
-        ones, twos, threes, fours, held = count_masks(add_tile_words(words16, np.int64(last13)))
-        if thirteen_orphans_split_bits(ones, twos, threes, fours, held, np.int64(0))[0] >= 0:
-            mask |= 1 << last13
-    elif missing13 == 0:
-        mask |= _thirteen_full_waits(counts16)
-    lo16 = 0
-    hi16 = N_KINDS
-    eyes_only = False  # the win can only be the eyes: a kind held once
-    if missing16 == 1:
-        lo16 = last16
-        hi16 = last16 + 1
-    elif missing16 == 0:
+    mask = np.int64(0)
+    missing13 = ORPHAN_BITS & ~held
+    if shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) and missing13 != 0 and (missing13 & (missing13 - 1)) == 0:
+        ones17, twos17, threes17, fours17, held17 = add_tile_masks(ones, twos, threes, fours, held, cttz64(missing13))
+        if thirteen_orphans_split_bits(ones17, twos17, threes17, fours17, held17, np.int64(0))[0] >= 0:
+            mask |= missing13
+    missing16 = HONOUR_BITS & ~held
+    # 16 Orphans holds no kind three times and at most 4 tiles (two kinds twice, or one) of a number suit.
+    if not shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) or (missing16 & (missing16 - 1)) != 0 \
+            or (threes | fours) != 0 or not (_suit_tiles(ones, twos, 0) <= 4 and _suit_tiles(ones, twos, 9) <= 4
+                                             and _suit_tiles(ones, twos, 18) <= 4):
+        return mask
+    if missing16 != 0:
+        candidates = missing16
+    else:
         short = _suits_short_of_orphans(i0, i1, i2)
         if short >= 2:
-            missing16 = 2
-        elif short == 1:
-            lo16 = 0 if (i0 & ORPHAN_SUIT) == 0 else (9 if (i1 & ORPHAN_SUIT) == 0 else 18)
-            hi16 = lo16 + 9
-        else:
-            eyes_only = True
-            for t in range(N_KINDS):
-                if counts16[t] == 2:
-                    missing16 = 2
-    if missing16 <= 1:
-        for t in range(lo16, hi16):
-            if counts16[t] > 1 or (eyes_only and counts16[t] == 0):
-                continue
-            _, twos, threes, fours, held = count_masks(add_tile_words(words16, np.int64(t)))
-            if sixteen_orphans_eyes_bits(twos, threes, fours, held) >= 0:
-                mask |= 1 << t
+            return mask
+        if short == 1:
+            base = 0 if (i0 & ORPHAN_SUIT) == 0 else (9 if (i1 & ORPHAN_SUIT) == 0 else 18)
+            candidates = (np.int64(511) << base) & ~twos
+        else:  # the win can only be the eyes: a kind held once, and none held twice yet
+            candidates = ones if twos == 0 else np.int64(0)
+    while candidates:
+        t = cttz64(candidates)
+        candidates &= candidates - 1
+        _, twos17, threes17, fours17, held17 = add_tile_masks(ones, twos, threes, fours, held, t)
+        if sixteen_orphans_eyes_bits(twos17, threes17, fours17, held17) >= 0:
+            mask |= np.int64(1) << t
     return mask
+
+
+@jit_inline
+def _suit_tiles(ones, twos, base):
+    """Tiles of the number suit starting at kind ``base`` held once or twice (masks of ``count_masks``)."""
+    return ctpop64((ones >> base) & 511) + 2 * ctpop64((twos >> base) & 511)
 
 
 @jit
