@@ -287,12 +287,22 @@ HONOUR_BITS = ((1 << 7) - 1) << 27
 @jit_inline
 def special_win(words, win_shapes):
     """Whether 17 concealed tiles, no declared set, make Nico Nico, 13 Orphans or 16 Orphans (section 3) that
-    win under ``win_shapes``; ``words``: their counts, :func:`count_words`.  The shapes' tests on the
-    tiles' :func:`count_masks`: :func:`nico_pong_bits`, :func:`sixteen_orphans_eyes_bits` and
-    :func:`thirteen_orphans_split_bits` (a first split), as the scoring kernel reads them."""
-    ones, twos, threes, fours, held = count_masks(words)
+    win under ``win_shapes``; ``words``: their counts, :func:`count_words`.
+
+    The shapes' tests as the scoring kernel reads them (:func:`nico_pong_bits`,
+    :func:`sixteen_orphans_eyes_bits`, a first :func:`thirteen_orphans_split_bits`), on the masks of
+    :func:`count_masks`, each worked out only when needed: most hands that reach this are no Nico
+    Nico and lack an honour.
+    """
+    ones = _mask_equal(words, 1)
+    threes = _mask_equal(words, 3)
     if shape_wins(win_shapes, Shape.NICO_NICO) and nico_pong_bits(ones, threes) >= 0:
         return True
+    held = ~_mask_equal(words, 0) & ((np.int64(1) << N_KINDS) - 1)
+    if (held & HONOUR_BITS) != HONOUR_BITS:  # both Orphans shapes hold every honour
+        return False
+    twos = _mask_equal(words, 2)
+    fours = _mask_equal(words, 4)
     if shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) and sixteen_orphans_eyes_bits(twos, threes, fours, held) >= 0:
         return True
     return shape_wins(win_shapes, Shape.THIRTEEN_ORPHANS) \
