@@ -26,11 +26,9 @@ from .kernels.score import (
     INFO_POINTS,
     INFO_SHAPE,
     INFO_TOTAL,
-    count_scoring_rows,
     interpretations_kernel,
-    score_kernel,
-    win_check_kernel,
 )
+from .kernels.batch_loops import count_scoring_rows, score_kernel, win_check_kernel
 from .kernels.single import score_text
 from .rules import ROW_IDS, SHAPE_NAMES, RuleTable, Shape, resolve_rules, try_resolve_rules
 from .tables import completeness_bits, kernel_tables, word_groups

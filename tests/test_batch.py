@@ -176,7 +176,7 @@ def test_kernels_have_one_build_whatever_the_writability_of_the_columns():
     waits_batch(sample)
     waits_batch(frozen)
     assert not frozen.concealed.flags.writeable  # the caller's arrays are left as they were
-    from fastscore.kernels.score import score_kernel
+    from fastscore.kernels.batch_loops import score_kernel
     from fastscore.kernels.waits import waits_kernel
 
     for kernel, n_columns in ((score_kernel.serial, 10), (waits_kernel.serial, 9)):

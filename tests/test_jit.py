@@ -7,16 +7,16 @@ from pathlib import Path
 import pytest
 
 from fastscore import sample
-from fastscore.kernels import parse, score
+from fastscore.kernels import batch_loops, parse, score
 from fastscore.kernels.waits import waits_kernel
 
 
 @pytest.mark.parametrize(
     "serial, parallel",
     [
-        (score.score_kernel.serial, score.score_kernel.parallel),
+        (batch_loops.score_kernel.serial, batch_loops.score_kernel.parallel),
         (waits_kernel.serial, waits_kernel.parallel),
-        (score.win_check_kernel.serial, score.win_check_kernel.parallel),
+        (batch_loops.win_check_kernel.serial, batch_loops.win_check_kernel.parallel),
         (parse._hands_serial, parse._hands_parallel),
         (parse._context_serial, parse._context_parallel),
         (sample._sample_kernel.serial, sample._sample_kernel.parallel),
@@ -109,7 +109,7 @@ def test_locator_claims_only_the_package(tmp_path, monkeypatch):
     assert isinstance(inside, _KernelCacheLocator)
     assert Path(inside.get_cache_path()).is_relative_to(kernel_cache_dir())
     # a kernel of a subpackage (fastscore/kernels/) too, in its own subfolder of the cache folder
-    in_sub = _KernelCacheLocator.from_function(score.score_kernel.serial.py_func, score.__file__)
+    in_sub = _KernelCacheLocator.from_function(batch_loops.score_kernel.serial.py_func, batch_loops.__file__)
     assert isinstance(in_sub, _KernelCacheLocator)
     assert Path(in_sub.get_cache_path()).is_relative_to(kernel_cache_dir())
     assert in_sub.get_cache_path() != inside.get_cache_path()
@@ -260,7 +260,7 @@ def test_row_loops_compile_without_reference_counting():
     counting left in those loops cost 60 ns a row and more (``fastscore._jit.jit_block``)."""
     from fastscore.kernels import discards, shanten, survey, waits
 
-    blocks = [score._score_block, score._win_check_block, waits._waits_block, shanten._shanten_block,
+    blocks = [batch_loops._score_block, batch_loops._win_check_block, waits._waits_block, shanten._shanten_block,
               discards._discard_block, survey._survey_stripe]
     assert [b.targetoptions.get("_nrt") for b in blocks] == [False] * len(blocks)
 

@@ -11,7 +11,8 @@ above; these take plain arrays and return codes.  Bottom up:
 - ``rows``: one predicate per scoring row (section 4) and the one registry of rows.
 - ``evaluate``: replacement and the section 6 totals, generic over the rows.
 - ``checks``: the row check every batch kernel runs on each row (its messages: :mod:`fastscore.checks`).
-- ``score``: every interpretation of a hand, scored; the scoring and win-check batch kernels.
+- ``score``: every interpretation of a hand, scored.
+- ``batch_loops``: the scoring and win-check batch kernels, a row loop per block of hands.
 - ``waits``: the waits batch kernel: each completing tile, with both payouts (section 7).
 - ``single``: one hand through the batch kernels' code, from Python or the caller's numba code.
 - ``layout``: results laid out for the output columns (row points by row id; nonzero entries row by row).

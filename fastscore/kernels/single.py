@@ -149,7 +149,7 @@ def score_hand(concealed, declared, win, self_drawn, seat, round_wind, flowers, 
     if code != 0:
         return code, False, np.int64(-1), np.int64(0), False, np.int64(0), False, np.int64(0)
     counts, info, _ = scratch
-    # The path of every row of the scoring kernel (fastscore.kernels.score._score_block), in the build
+    # The path of every row of the scoring kernel (fastscore.kernels.batch_loops._score_block), in the build
     # that the waits of one hand also call.
     m = interpret_called(win, self_drawn, seat, round_wind, flowers, streak, closing, events, -1, rules,
                          suit_entries, dec_words, rows, sets, 0, counts, load_hand_called(rows, sets, np.int64(0)),

@@ -16,8 +16,8 @@ from .checks import row_check_code
 from .decompose import add_tile_codes
 from .evaluate import RP_WIN_SHAPES, lowest_bit, popcount
 from .features import load_hand, load_hand_called
+from .batch_loops import BLOCK
 from .score import (
-    BLOCK,
     INFO_PAYOUT,
     INFO_PAYOUT_SELF_DRAWN,
     INFO_POINTS_SELF_DRAWN,
