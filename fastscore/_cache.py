@@ -65,10 +65,12 @@ _announced = False  # the notice was given in this process
 
 
 def kernels_compiled() -> bool:
-    """True when this checkout's scoring kernel is in the cache (or numba is off: nothing to compile)."""
+    """True when this checkout's scoring path (``fastscore/kernels/score.py``) or batch loops (``batch_loops.py``:
+    scoring, the win check) are in the cache (or numba is off: nothing to compile)."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return True
-    return any(kernel_cache_dir().rglob("score.*.nbi"))
+    folder = kernel_cache_dir()
+    return any(folder.rglob("score.*.nbi")) or any(folder.rglob("batch_loops.*.nbi"))
 
 
 def first_run_notice() -> str | None:
