@@ -69,8 +69,7 @@ def kernels_compiled() -> bool:
     scoring, the win check) are in the cache (or numba is off: nothing to compile)."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return True
-    folder = kernel_cache_dir()
-    return any(folder.rglob("score.*.nbi")) or any(folder.rglob("batch_loops.*.nbi"))
+    return any(p.name.startswith(("score.", "batch_loops.")) for p in kernel_cache_dir().rglob("*.nbi"))
 
 
 def first_run_notice() -> str | None:

@@ -160,7 +160,7 @@ def twin(func, suffix, **globals_replaced):
 
     For a second build of the same code: :func:`jit_parallel`'s, and the
     single-hand kernels' build of the scoring path, which calls what the
-    per-block scoring loops inline (:mod:`fastscore.kernels.score`).  Without
+    per-block scoring loops inline (:mod:`fastscore.kernels.score`, :mod:`fastscore.kernels.batch_loops`).  Without
     ``globals_replaced`` the copy reads its module's globals as the function
     does; with them it reads a copy of that module's globals taken now, so
     call it at the end of the module, where every name it reads is defined.

@@ -70,7 +70,8 @@ def app(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:  # no command: the help on stdout, exit 2 (a usage error)
         click.echo(ctx.get_help())
         ctx.exit(2)
-    # Say so when the numba kernels have never been compiled (no cache entry of fastscore/kernels/score.py).
+    # Say so when the numba kernels have never been compiled (no cache entry of fastscore/kernels/score.py
+    # or batch_loops.py: fastscore._cache.kernels_compiled).
     from ._cache import first_run_notice
 
     notice = first_run_notice()

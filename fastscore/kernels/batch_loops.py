@@ -33,6 +33,7 @@ from .score import (
 
 __all__ = ["BLOCK", "count_scoring_rows", "score_kernel", "win_check_kernel"]
 
+
 @jit_inline
 def fetch_entries(concealed, win, i, suit_entries):
     """Start fetching into the cache the ``suit_entries`` that :func:`interpret_loaded` reads for hand ``i``

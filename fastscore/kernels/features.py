@@ -171,9 +171,10 @@ def load_hand(concealed, declared, i):
     """The :class:`Hand` record of hand ``i`` of ``concealed`` (N, 34) uint8 and ``declared`` (N, 5, 2) int8.
 
     The kinds held four times are not worked out here but for the few waits
-    that need it (:func:`fastscore.kernels.score.drop_held_fours`), and the counts are
-    copied to a (34,) vector only for the special shapes
-    (:func:`fastscore.kernels.decompose.fill_counts`).
+    that need it (:func:`fastscore.kernels.score.drop_held_fours`); the special shapes read the row's
+    count masks (:func:`fastscore.kernels.decompose.special_masks`), and the counts are copied to a (34,)
+    vector only for the 13 Orphans waits of a hand holding every orphan
+    (:func:`fastscore.kernels.wait_shapes.wait_mask_info`).
     """
     # Rows are indexed here rather than passed as views: a view costs reference counting.
     n_declared = 0

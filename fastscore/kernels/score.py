@@ -329,9 +329,10 @@ def collect_interpretations(ctx, known_waits, win_shapes, live_hi, both, suit_en
     k0, k1, k2 = hand.k0, hand.k1, hand.k2
     c0, c1, c2 = add_tile_codes(k0, k1, k2, win)
     # The table reads that miss the cache are issued together, before anything waits on them (the
-    # batch kernels have also asked for them a hand or two earlier, :func:`fastscore.kernels.batch_loops.fetch_entries`): the three
-    # suits' entries with their decomposition offsets (zero decompositions for an incomplete suit)
-    # and, for the single-wait test, the entry of the winning tile's suit without it.
+    # batch kernels have also asked for them a hand or two earlier,
+    # :func:`fastscore.kernels.batch_loops.fetch_entries`): the three suits' entries with their
+    # decomposition offsets (zero decompositions for an incomplete suit) and, for the single-wait
+    # test, the entry of the winning tile's suit without it.
     e0 = suit_entries[c0]
     e1 = suit_entries[c1]
     e2 = suit_entries[c2]

@@ -4,7 +4,8 @@ Numba kernels over ``(34,) int64`` count vectors and batch rows, on the shape
 tests of :mod:`fastscore.kernels.decompose` and the per-suit wait hints of
 :mod:`fastscore.tables`: a quick screen of hands that cannot be ready
 (:func:`maybe_ready`), the wait mask of a hand (:func:`wait_mask_info`), and the
-special shapes' waits.  They assume valid input and never allocate.
+special shapes' waits.  They assume valid input; the kernels never allocate (:func:`wait_mask`, a
+(34,) helper called from Python, makes its row and scratch).
 """
 
 from __future__ import annotations
@@ -282,7 +283,8 @@ def _orphans_waits(ones, twos, threes, fours, held, i0, i1, i2, win_shapes):
         if thirteen_orphans_split_bits(ones17, twos17, threes17, fours17, held17, np.int64(0))[0] >= 0:
             mask |= missing13
     missing16 = HONOUR_BITS & ~held
-    # 16 Orphans holds no kind three times and at most 4 tiles (two kinds twice, or one) of a number suit.
+    # 16 Orphans holds no kind three times and at most 4 tiles of a number suit (its orphan sheung, perhaps
+    # with the eyes).
     if not shape_wins(win_shapes, Shape.SIXTEEN_ORPHANS) or (missing16 & (missing16 - 1)) != 0 \
             or (threes | fours) != 0 or not (_suit_tiles(ones, twos, 0) <= 4 and _suit_tiles(ones, twos, 9) <= 4
                                              and _suit_tiles(ones, twos, 18) <= 4):
