@@ -418,16 +418,9 @@ def count_words(concealed, i, w):
     :func:`fastscore.kernels.checks.concealed_words` (the count of kind ``8j + b`` in byte b of word j),
     for any strides (a row whose bytes are not contiguous is read tile by tile)."""
     if concealed.strides[1] == 1:
-        words = concealed_words(concealed, i)
+        w0, w1, w2, w3, w4 = concealed_words(concealed, i)
     else:
-        words = words_tile_by_tile(concealed, i)
-    return add_tile_words(words, w)
-
-
-@jit_inline
-def add_tile_words(words, w):
-    """The five words of :func:`count_words` with one tile ``w`` added (-1: none)."""
-    w0, w1, w2, w3, w4 = words
+        w0, w1, w2, w3, w4 = words_tile_by_tile(concealed, i)
     q = w >> 3
     one = np.uint64(1) << np.uint64(8 * (w & 7))
     zero = np.uint64(0)

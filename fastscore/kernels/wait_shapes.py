@@ -19,7 +19,6 @@ from .decompose import (
     ALL_WIN_SHAPES,
     HONOUR_BITS,
     ORPHAN_BITS,
-    ORPHANS,
     Shape,
     _hint,
     _is_orphan,
@@ -238,8 +237,7 @@ def _thirteen_full_waits(counts16):
     mask = 0
     # The winning tile is the eyes orphan and the extras are a set.
     if (y0 == y1 and y1 == y2) or (y0 < 27 and y0 % 9 <= 6 and y1 == y0 + 1 and y2 == y0 + 2):
-        for o in ORPHANS:
-            mask |= 1 << o
+        mask |= ORPHAN_BITS
     # One extra is the eyes orphan; the other two and the winning tile are a set.
     for k in range(3):
         e = y0 if k == 0 else (y1 if k == 1 else y2)
