@@ -655,4 +655,4 @@ def test_an_interrupted_wait_leaves_the_chunk_for_abort(tmp_path, monkeypatch):
     assert future.done() and future.exception() is None
     assert not path.exists() and not writer.partial_path.exists()
     (part,) = [p.name for p in writer.parts_path.glob("part-*")]
-    assert re.fullmatch(f"part-{0:012d}-{len(RECORDS):012d}-[0-9a-f]{{16}}\\.parquet", part), part
+    assert re.fullmatch(f"part-{0:012d}-{len(RECORDS):012d}-[0-9a-f]{{16}}\\.arrow", part), part

@@ -124,7 +124,7 @@ def test_sigkill_then_resume_writes_the_uninterrupted_file(big, tmp_path):
     killed = start_and_signal(["batch", source, "-o", out, "--chunk-rows", BIG_CHUNK], parts_of(out), signal.SIGKILL)
     assert killed.returncode == -signal.SIGKILL
     assert not out.exists()  # nothing under the output name
-    done = sorted(p.name for p in parts_of(out).glob("part-*.parquet"))
+    done = sorted(p.name for p in parts_of(out).glob("part-*.arrow"))
     assert done and done[0].startswith(f"part-{0:012d}-{BIG_CHUNK:012d}-")
 
     resumed = invoke("batch", source, "-o", out, "--chunk-rows", BIG_CHUNK, "--resume")
@@ -265,8 +265,8 @@ def test_damaged_parts_are_redone(tmp_path, monkeypatch, small_records):
     parts = sorted(parts_of(out).glob("part-*"))
     assert len(parts) == 4
     parts[2].write_bytes(parts[2].read_bytes()[:100])  # no footer: rows 1400-2100 are redone, and so is 2100-2800
-    (parts_of(out) / f".part-{2800:012d}-{3500:012d}.parquet.partial").write_bytes(b"PAR1")  # killed mid-write
-    (parts_of(out) / f"part-{4200:012d}-{4900:012d}.parquet").write_bytes(b"")  # a gap before it
+    (parts_of(out) / f".part-{2800:012d}-{3500:012d}.arrow.partial").write_bytes(b"ARROW1")  # killed mid-write
+    (parts_of(out) / f"part-{4200:012d}-{4900:012d}.arrow").write_bytes(b"")  # a gap before it
     resumed = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert "resuming at row 1,400" in resumed.stderr
@@ -274,23 +274,24 @@ def test_damaged_parts_are_redone(tmp_path, monkeypatch, small_records):
 
 
 def test_parts_of_an_earlier_layout_are_refused_and_a_changed_part_is_redone(tmp_path, monkeypatch, small_records):
-    """Parts folders of layout 2 (before the output columns row_<id>, rows and waits) are not
-    taken up; in today's layout a part whose bytes changed since it was written is redone."""
+    """Parts folders of layout 3 (Parquet parts, before a Parquet output's parts were Arrow IPC files) are
+    not taken up; in today's layout a part whose bytes changed since it was written is redone."""
     source, reference, out = interrupted_run(tmp_path, monkeypatch, small_records)
     job = parts_of(out) / "job.json"
     manifest = json.loads(job.read_text())
-    assert manifest["fastscore_parts"] == 3
-    job.write_text(json.dumps({**manifest, "fastscore_parts": 2}))
+    assert manifest["fastscore_parts"] == 4
+    job.write_text(json.dumps({**manifest, "fastscore_parts": 3}))
     old = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
-    assert old.exit_code == 2 and "fastscore_parts was 2, now 3" in old.stderr and "without --resume" in old.stderr
+    assert old.exit_code == 2 and "fastscore_parts was 3, now 4" in old.stderr and "without --resume" in old.stderr
     job.write_text(json.dumps(manifest))
 
     parts = sorted(parts_of(out).glob("part-*"))
     assert len(parts) == 3
-    table = pq.read_table(parts[1])  # rewritten whole and readable, with one value changed
+    table = pa.ipc.open_file(parts[1].read_bytes()).read_all()  # rewritten whole and readable, one value changed
     changed = table.set_column(table.schema.get_field_index("payout"), "payout",
                                pa.array([v + 1 for v in table.column("payout").to_pylist()], pa.int32()))
-    pq.write_table(changed, parts[1])
+    with pa.OSFile(str(parts[1]), "wb") as f, pa.ipc.new_file(f, changed.schema) as writer:
+        writer.write_table(changed)
     resumed = invoke("batch", source, "-o", out, "--chunk-rows", SMALL_CHUNK, "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert f"resuming at row {SMALL_CHUNK:,}" in resumed.stderr  # parts 2 and 3 redone

@@ -9,9 +9,9 @@ in a hidden folder beside the output::
 
     .out.parquet.parts/
         job.json                                             what makes the rows (below)
-        part-000000000000-000000065536-3f2a9c0d1e4b5a67.parquet  rows [0, 65536) of the output
-        part-000000065536-000000131072-0b1c2d3e4f506172.parquet  rows [65536, 131072)
-        .part-000000131072-000000196608.parquet.partial          (being written)
+        part-000000000000-000000065536-3f2a9c0d1e4b5a67.arrow  rows [0, 65536) of the output
+        part-000000065536-000000131072-0b1c2d3e4f506172.arrow  rows [65536, 131072)
+        .part-000000131072-000000196608.arrow.partial          (being written)
 
 A part is written under a ``.partial`` name and renamed when complete, so a
 part under its own name is always whole; its name ends with the first 16 hex
@@ -22,17 +22,16 @@ changed since (a flipped bit, in any format) is redone rather than copied.  Each
 order, into a new ``.out.parquet.partial``.  When the last chunk is written
 that file is renamed to ``out.parquet`` and the folder is removed.  The
 output name therefore appears only when the file is complete, and its bytes
-are those of an uninterrupted run.  A Parquet score part with row points (``--rows dense``: the
-``row_<id>`` columns of the table's rows in force; ``sparse``: the ``rows`` map) holds them packed into one
-``fixed_size_binary(2 R)`` column ``row_points`` (int16 little-endian, the table's
-:attr:`~fastscore.RuleTable.row_ids` order): encoding 45 columns (or a map) costs as much as the output's own encoding, and parts
-are read back only when resuming.  ``job.json`` records the output's kind, format and
+are those of an uninterrupted run.  The parts of a Parquet output are Arrow IPC files
+(``.arrow``, LZ4-compressed buffers, the output's own columns): writing one is a copy of the
+chunk's buffers, where a Parquet part cost as much CPU as the output's own encoding (measured: a
+third to a half of it, 2026-12-05); parts are read back only when resuming.  ``job.json`` records the output's kind, format and
 columns and the caller's ``job`` (the CLI: the input's resolved path, size
 and SHA-256 digest, or the ``--sample`` size and seed; the rule table's
 content hash; not the chunk size; :func:`fastscore.jobs.job_description`).
 On resuming, a ``job.json`` that differs
 is an error naming the differences; otherwise the parts that run from row 0 without a gap and
-read back whole (Parquet footer and row count; line count) are kept, anything
+read back whole (Arrow schema and row count; line count) are kept, anything
 else in the folder is deleted, and the caller reads its input from row
 :attr:`ResultWriter.rows_written` (``iter_batches(..., start_row=...)``:
 whole Parquet row groups are skipped unread).  Parts are named by rows, not
@@ -57,68 +56,41 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-import numpy as np
-
-from ..rules import default_rules
-from .schemas import ROW_COLUMNS, _parquet_options, _rows_array, row_columns
-
 __all__ = ["PartsFolder", "naming_path"]
 
 _JOB_FILE = "job.json"  # a parts folder's description of its job
-_PARTS_VERSION = 3  # layout of a parts folder; a resumed run must find the same (2: digests in part names;
-# 3: the output columns row_<id>, rows, waits)
+_PARTS_VERSION = 4  # layout of a parts folder; a resumed run must find the same (2: digests in part names;
+# 3: the output columns row_<id>, rows, waits; 4: a Parquet output's parts are Arrow IPC files)
 # Rows [first, stop) of the output, and the first 16 hex digits of the SHA-256 of the part's bytes.
-_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})-([0-9a-f]{16})\.(?:parquet|jsonl|csv)")
-_PART_SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "csv": ".csv"}
-_PACKED = "row_points"  # the packed row-point column of a Parquet score part
+_PART_NAME = re.compile(r"part-(\d{12})-(\d{12})-([0-9a-f]{16})\.(?:arrow|jsonl|csv)")
+_PART_SUFFIX = {"parquet": ".arrow", "jsonl": ".jsonl", "csv": ".csv"}
+#: How a Parquet output's part is written: LZ4 (fast, and the row points are mostly 0), on the
+#: caller's thread (the parts' thread runs beside the scoring and the output's writer).
+_IPC_OPTIONS = {"compression": "lz4", "use_threads": False}
 
 
 def _same_columns(a, b) -> bool:
-    """The two pyarrow schemas have the same column names and types, in order.  Whether a column may
-    be null is not compared: parts written before the output declared its always-valued columns not
-    null (fastscore 0.1, stop 12) hold no nulls there, and read back with the new schema."""
+    """The two pyarrow schemas have the same column names and types, in order."""
     return [(f.name, f.type) for f in a] == [(f.name, f.type) for f in b]
 
 
-_ROW_POINT_COLUMNS = frozenset(ROW_COLUMNS + ("rows",))  # what a part packs: the dense or sparse row points
-
-
-def _packed_schema(schema, row_ids: tuple):
-    """The schema of a Parquet score part: ``schema`` with its row-point columns packed into one."""
+def _ipc_bytes(table):
+    """``table`` as the bytes of an Arrow IPC file (:data:`_IPC_OPTIONS`)."""
     import pyarrow as pa
 
-    rows = _ROW_POINT_COLUMNS
-    return pa.schema([f for f in schema if f.name not in rows] + [pa.field(_PACKED, pa.binary(2 * len(row_ids)))])
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_file(sink, table.schema, options=pa.ipc.IpcWriteOptions(**_IPC_OPTIONS)) as writer:
+        writer.write_table(table)
+    return sink.getvalue()
 
 
-def _packed(table, result):
-    """A score chunk as its part holds it: the row-point columns (dense or sparse) as one column of
-    ``fixed_size_binary(2 R)``, the row's R int16 points (little-endian, ``result.row_ids`` order),
-    taken from ``result.row_points`` without a copy.  Encoding R Parquet columns, or the sparse
-    map, costs as much as the final file; a part is read back only by a resumed run."""
+def _read_ipc(path: Path):
+    """The table of the Arrow IPC part ``path``."""
     import pyarrow as pa
 
-    points = np.ascontiguousarray(result.row_points, dtype="<i2")
-    packed = pa.FixedSizeBinaryArray.from_buffers(pa.binary(2 * points.shape[1]), len(points),
-                                                  [None, pa.py_buffer(points)])
-    return table.drop_columns([c for c in table.column_names if c in _ROW_POINT_COLUMNS]).append_column(_PACKED, packed)
+    with pa.memory_map(str(path)) as source:
+        return pa.ipc.open_file(source).read_all()
 
-
-def _unpacked(table, schema, row_ids: tuple):
-    """A part read back (:func:`_packed`) as the output's columns (``schema``), its rows ``row_ids``."""
-    import pyarrow as pa
-
-    n = table.num_rows
-    column = table.column(_PACKED).combine_chunks()
-    width = 2 * len(row_ids)
-    data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * width:(column.offset + n) * width]
-    points = data.view("<i2").reshape(n, len(row_ids))
-    columns = {name: points[:, r] for r, name in enumerate(row_columns(row_ids))}
-    if "rows" in schema.names:  # the sparse map, built again from the points
-        columns["rows"] = _rows_array(points, row_ids)
-    arrays = [(columns[f.name] if f.name == "rows" else pa.array(np.ascontiguousarray(columns[f.name]), f.type))
-              if f.name in columns else table.column(f.name) for f in schema]
-    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 class PartsFolder:
@@ -133,7 +105,7 @@ class PartsFolder:
     kind : str
         ``"score"`` or ``"waits"``.
     schema : pyarrow.Schema or None
-        The output's Parquet schema (None for the other formats).
+        The output's Parquet schema, which its parts hold too (None for the other formats).
 
     Attributes
     ----------
@@ -147,16 +119,11 @@ class PartsFolder:
         The part being written.
     """
 
-    def __init__(self, path: Path, format: str, kind: str, schema, row_ids=None):
+    def __init__(self, path: Path, format: str, kind: str, schema):
         self.output = path
         self.path = path.with_name(f".{path.name}.parts")
         self.format = format
         self.schema = schema
-        # Parquet score parts with row points hold them as one packed column (see _packed).
-        self.packed = schema is not None and kind == "score" and bool(_ROW_POINT_COLUMNS & set(schema.names))
-        # The rows of the packed row points (the table's rows in force; default the default table's).
-        self.row_ids = tuple(row_ids) if row_ids is not None else default_rules().row_ids
-        self.part_schema = _packed_schema(schema, self.row_ids) if self.packed else schema
         self.parts: list[tuple[int, int, Path]] = []
         self.temp: Path | None = None
         self.removed = False
@@ -165,10 +132,6 @@ class PartsFolder:
     def kept_rows(self) -> int:
         """Rows held by the completed parts: what a resumed run keeps."""
         return self.parts[-1][1] if self.parts else 0
-
-    def part_data(self, data, result):
-        """The chunk ``data`` (as the output holds it) as its part holds it."""
-        return _packed(data, result) if self.packed else data
 
     def open(self, manifest: dict, resume: bool, partial_path: Path) -> None:
         """Create the folder with its ``job.json`` (``manifest``: the output's kind, format and columns and
@@ -247,10 +210,8 @@ class PartsFolder:
                 if hashlib.file_digest(f, "sha256").hexdigest()[:16] != digest:
                     return False
             if self.format == "parquet":
-                import pyarrow.parquet as pq
-
-                meta = pq.read_metadata(path)
-                return meta.num_rows == rows and _same_columns(meta.schema.to_arrow_schema(), self.part_schema)
+                table = _read_ipc(path)
+                return table.num_rows == rows and _same_columns(table.schema, self.schema)
             if self.format == "jsonl":
                 return path.read_bytes().count(b"\n") == rows  # one line per row (JSON escapes newlines)
             with open(path, encoding="utf-8", newline="") as f:
@@ -259,20 +220,16 @@ class PartsFolder:
             return False
 
     def write(self, data, first: int, n: int) -> None:
-        """Write rows ``[first, first + n)`` (``data``: :meth:`part_data`) as a part, atomically."""
+        """Write rows ``[first, first + n)`` (``data``: the chunk as the output holds it: a pyarrow Table
+        for Parquet, else bytes) as a part, atomically."""
         stop = first + n
         suffix = _PART_SUFFIX[self.format]
         self.temp = self.path / f".part-{first:012d}-{stop:012d}{suffix}.partial"
         with naming_path(self.temp):
             if self.format == "parquet":
-                import pyarrow.parquet as pq
-
-                pq.write_table(data, self.temp, **_parquet_options(self.part_schema, part=True))
-                with open(self.temp, "rb") as f:  # read back from the page cache: a few ms a part
-                    digest = hashlib.file_digest(f, "sha256").hexdigest()
-            else:
-                self.temp.write_bytes(data)
-                digest = hashlib.sha256(data).hexdigest()
+                data = _ipc_bytes(data)
+            self.temp.write_bytes(data)
+            digest = hashlib.sha256(data).hexdigest()
         path = self.path / f"part-{first:012d}-{stop:012d}-{digest[:16]}{suffix}"
         os.replace(self.temp, path)
         self.temp = None
@@ -282,10 +239,7 @@ class PartsFolder:
         """Write the kept parts, in row order, to ``sink`` (the output's: a Parquet sink or a binary file)."""
         for _, _, path in self.parts:
             if self.format == "parquet":
-                import pyarrow.parquet as pq
-
-                table = pq.read_table(path, schema=self.part_schema, page_checksum_verification=True)
-                sink.write(_unpacked(table, self.schema, self.row_ids) if self.packed else table)
+                sink.write(_read_ipc(path))
             else:
                 with open(path, "rb") as f:
                     shutil.copyfileobj(f, sink)

@@ -608,23 +608,16 @@ def result_table(result, kind: str = "score", *, rows: str = "dense", waits_json
                                                      waits_json=waits_json, row_ids=row_ids))
 
 
-def _parquet_options(schema, part: bool = False) -> dict:
-    """``pyarrow.parquet.ParquetWriter`` options of a result file (``part``: of a resumable run's part).
+def _parquet_options(schema) -> dict:
+    """``pyarrow.parquet.ParquetWriter`` options of a result file.
 
-    The output: dictionary encoding everywhere (the row-point columns are almost all 0, a
-    few bits a row run-length encoded), snappy, statistics only for the flat columns other than
-    the row points (dozens of columns of statistics cost more than their encoding and no reader
-    filters on them; nor on the ``rows``, ``waits`` and ``discards`` entries).  A part is read back only by a
-    resumed run: plain values (dictionary encoding only for strings), no statistics.  Both carry
-    page checksums (CRC-32 of each page), which fastscore's readers verify
-    (:func:`fastscore.io.formats.parquet_file`).
+    Dictionary encoding everywhere (the row-point columns are almost all 0, a few bits a row
+    run-length encoded), snappy, statistics only for the flat columns other than the row points
+    (dozens of columns of statistics cost more than their encoding and no reader filters on them;
+    nor on the ``rows``, ``waits`` and ``discards`` entries), and page checksums (CRC-32 of each
+    page), which fastscore's readers verify (:func:`fastscore.io.formats.parquet_file`).  (A
+    resumable run's parts are Arrow IPC files: :mod:`fastscore.io.parts`.)
     """
-    import pyarrow as pa
-
-    if part:
-        strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_dictionary(f.type)]
-        return {"compression": "snappy", "use_dictionary": strings, "write_statistics": False,
-                "write_page_checksum": True}
     skip = set(ROW_COLUMNS) | {"rows", "waits", "discards"}
     return {"compression": "snappy", "use_dictionary": True,
             "write_statistics": [f.name for f in schema if f.name not in skip], "write_page_checksum": True}
