@@ -88,7 +88,7 @@ def _read_ipc(path: Path):
     """The table of the Arrow IPC part ``path``."""
     import pyarrow as pa
 
-    with pa.memory_map(str(path)) as source:
+    with pa.OSFile(str(path), "rb") as source:  # read into memory of its own: valid once the file is closed
         return pa.ipc.open_file(source).read_all()
 
 
