@@ -23,9 +23,9 @@ order, into a new ``.out.parquet.partial``.  When the last chunk is written
 that file is renamed to ``out.parquet`` and the folder is removed.  The
 output name therefore appears only when the file is complete, and its bytes
 are those of an uninterrupted run.  The parts of a Parquet output are Arrow IPC files
-(``.arrow``, LZ4-compressed buffers, the output's own columns): writing one is a copy of the
-chunk's buffers, where a Parquet part cost as much CPU as the output's own encoding (measured: a
-third to a half of it, 2026-12-05); parts are read back only when resuming.  ``job.json`` records the output's kind, format and
+(``.arrow``, the output's own columns, LZ4-compressed buffers): writing one takes about half the CPU
+of a Parquet part, which cost half to all of the output's own encoding (bench/README, 2026-12-05);
+parts are read back only when resuming.  ``job.json`` records the output's kind, format and
 columns and the caller's ``job`` (the CLI: the input's resolved path, size
 and SHA-256 digest, or the ``--sample`` size and seed; the rule table's
 content hash; not the chunk size; :func:`fastscore.jobs.job_description`).
@@ -92,7 +92,6 @@ def _read_ipc(path: Path):
         return pa.ipc.open_file(source).read_all()
 
 
-
 class PartsFolder:
     """The parts folder ``.<name>.parts`` of the output ``path`` (module docstring).
 
@@ -102,8 +101,6 @@ class PartsFolder:
         The output file.
     format : str
         ``"jsonl"``, ``"csv"`` or ``"parquet"``.
-    kind : str
-        ``"score"`` or ``"waits"``.
     schema : pyarrow.Schema or None
         The output's Parquet schema, which its parts hold too (None for the other formats).
 
@@ -119,7 +116,7 @@ class PartsFolder:
         The part being written.
     """
 
-    def __init__(self, path: Path, format: str, kind: str, schema):
+    def __init__(self, path: Path, format: str, schema):
         self.output = path
         self.path = path.with_name(f".{path.name}.parts")
         self.format = format

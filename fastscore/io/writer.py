@@ -181,7 +181,7 @@ class ResultWriter:
         self._schema = (_arrow_schema(kind, with_input, self.kept, self.rows, self.waits_json, self.row_ids)
                         if self.format == "parquet" else None)
         # The parts folder (with a job): completed chunks, for a resumed run.
-        self._folder = PartsFolder(self.path, self.format, kind, self._schema) if job is not None else None
+        self._folder = PartsFolder(self.path, self.format, self._schema) if job is not None else None
         self.parts_path = self._folder.path if self._folder is not None else None
         self._sink = None  # the file at partial_path: a _ParquetSink or a binary file
         self._pool = None  # the thread that writes chunks (started by the first write)
