@@ -30,7 +30,7 @@ def warmup(rules=None) -> float:
     Returns
     -------
     float
-        Seconds taken (about a second from the cache, tens of seconds compiling).
+        Seconds taken (about a second from the cache; about 10 minutes compiling everything on 2 cores).
     """
     from . import nb
     from .checks import check_batch
