@@ -64,8 +64,8 @@ _PARTS_VERSION = 4  # layout of a parts folder; a resumed run must find the same
 # Rows [first, stop) of the output, and the first 16 hex digits of the SHA-256 of the part's bytes.
 _PART_NAME = re.compile(r"part-(\d{12})-(\d{12})-([0-9a-f]{16})\.(?:arrow|jsonl|csv)")
 _PART_SUFFIX = {"parquet": ".arrow", "jsonl": ".jsonl", "csv": ".csv"}
-#: How a Parquet output's part is written: LZ4 (fast, and the row points are mostly 0), on the
-#: caller's thread (the parts' thread runs beside the scoring and the output's writer).
+#: How a Parquet output's part is written: LZ4 (fast, and the row points are mostly 0), compressed on
+#: the thread that writes the part (it runs beside the scoring and the output's writer), not a pool.
 _IPC_OPTIONS = {"compression": "lz4", "use_threads": False}
 
 
