@@ -70,14 +70,15 @@ def kernel_columns(batch) -> tuple:
         columns = _get_columns(batch)
     except AttributeError:
         raise HandError(ErrorCode.BAD_ARRAY, f"expected a HandBatch, got {type(batch).__name__}") from None
-    # The common case, in a few comparisons of whole tuples (a microsecond counts for a batch of one):
+    # The common case, in one comparison of a whole tuple (a microsecond counts for a batch of one):
     # every column a writable array of its dtype and shape, the rows of ``concealed`` contiguous.
     first = columns[0]
-    if (type(first) is np.ndarray and first.ndim == 2 and tuple(map(type, columns)) == _ARRAYS
-            and tuple([c.dtype for c in columns]) == _DTYPES
-            and tuple([c.shape for c in columns]) == _shapes(first.shape[0])
-            and all([c.flags.writeable for c in columns]) and first.strides[1] == 1):
-        return columns
+    try:
+        if (tuple([(type(c), c.dtype, c.shape, c.flags.writeable) for c in columns]) == _signature(first.shape[0])
+                and first.strides[1] == 1):
+            return columns
+    except (AttributeError, IndexError, TypeError):  # a column that is no array, or a 0-d ``concealed``
+        pass
     columns = list(columns)
     n = first.shape[0] if isinstance(first, np.ndarray) and first.ndim else -1
     for k, (column, (name, dtype, shape)) in enumerate(zip(columns, _EXPECTED)):
@@ -98,14 +99,13 @@ def kernel_columns(batch) -> tuple:
 _NAMES = tuple(name for name, _, _ in COLUMNS)
 _EXPECTED = tuple((name, np.dtype(dtype), shape) for name, dtype, shape in COLUMNS)  # dtype objects: fast ==
 _get_columns = operator.attrgetter(*_NAMES)
-_ARRAYS = (np.ndarray,) * len(COLUMNS)
-_DTYPES = tuple(dtype for _, dtype, _ in _EXPECTED)
 
 
 @lru_cache(maxsize=64)
-def _shapes(n: int) -> tuple:
-    """The shapes of the :data:`COLUMNS` of an ``n``-row batch."""
-    return tuple((n, *shape) for _, _, shape in COLUMNS)
+def _signature(n: int) -> tuple:
+    """``(type, dtype, shape, writeable)`` of each of the :data:`COLUMNS` of an ``n``-row batch as the
+    kernels take it (:func:`kernel_columns`' common case)."""
+    return tuple((np.ndarray, dtype, (n, *shape), True) for _, dtype, shape in _EXPECTED)
 
 
 def fault_message(columns: tuple, i: int, fault: int) -> str:

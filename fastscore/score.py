@@ -170,8 +170,10 @@ class BatchResult:
 
 
 #: The arrays of a :class:`BatchResult` and their dtypes, as :func:`score_batch` makes them (and checks ``out``).
-_OUT_DTYPES = {"payout": np.int32, "total": np.int32, "points": np.int32, "legal": np.bool_, "is_win": np.bool_,
-               "chicken": np.bool_, "shape": np.int8, "row_points": np.int16, "error": np.uint8}
+#: dtype objects, not scalar types: numpy allocates with them without converting.
+_OUT_DTYPES = {name: np.dtype(dtype) for name, dtype in (
+    ("payout", np.int32), ("total", np.int32), ("points", np.int32), ("legal", np.bool_), ("is_win", np.bool_),
+    ("chicken", np.bool_), ("shape", np.int8), ("row_points", np.int16), ("error", np.uint8))}
 
 
 def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchResult | None = None) -> BatchResult:
@@ -208,9 +210,10 @@ def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchRe
     n = len(batch)
     row_ids = table.row_ids if rows else ()
     if out is None:
-        # The kernel writes every value of every row: nothing to zero.
-        out = BatchResult(**{name: np.empty(_out_shape(name, n, len(row_ids)), dtype=dtype)
-                             for name, dtype in _OUT_DTYPES.items()}, messages=dict(batch.messages), row_ids=row_ids)
+        # The kernel writes every value of every row: nothing to zero.  The arrays in field order.
+        n_columns = len(row_ids)
+        out = BatchResult(*[np.empty((n, n_columns) if name == "row_points" else n, dtype)
+                            for name, dtype in _OUT_DTYPES.items()], dict(batch.messages), row_ids)
     else:
         _check_out(out, n, len(row_ids))
         out.messages = dict(batch.messages)
@@ -291,8 +294,8 @@ def win_check(batch: HandBatch, rules=None) -> np.ndarray:
     """
     table = resolve_rules(rules)
     concealed, declared, win, _, seat, round_wind, _, streak, closing, _, error = kernel_columns(batch)
-    out = np.zeros(len(batch), dtype=np.bool_)
-    codes = np.empty(len(batch), dtype=np.uint8)
+    out = np.zeros(len(batch), dtype=_OUT_DTYPES["is_win"])
+    codes = np.empty(len(batch), dtype=_OUT_DTYPES["error"])
     win_check_kernel(concealed, declared, win, seat, round_wind, streak, closing, error, completeness_bits(),
                      table.win_shapes_bits, out, codes)
     return out
@@ -367,7 +370,7 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()
             row_ids = table.row_ids
-            row_points = np.empty(len(row_ids), dtype=np.int16)
+            row_points = np.empty(len(row_ids), dtype=_OUT_DTYPES["row_points"])
             code, is_win, shape, points, chicken, total, legal, payout = score_text(
                 np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(hand) + len(win), len(text),
                 self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, bits, table.packed, suit_entries,

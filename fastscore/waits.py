@@ -26,6 +26,9 @@ from .tiles import N_KINDS, TILE_NAMES, WIND_INDEX, ErrorCode, HandError
 
 __all__ = ["WaitsResult", "waits", "waits_batch", "tile_efficiency"]
 
+#: dtype objects of the :class:`WaitsResult` arrays, not scalar types: numpy allocates with them without converting.
+_MASK, _PAYOUT, _N_WAITS, _CODE = np.dtype(np.bool_), np.dtype(np.int32), np.dtype(np.int16), np.dtype(np.uint8)
+
 
 @dataclass
 class WaitsResult:
@@ -102,11 +105,11 @@ def waits_batch(batch: HandBatch, rules=None) -> WaitsResult:
     concealed, declared, win, _, seat, round_wind, flowers, streak, closing, events, error = columns
     n = len(batch)
     out = WaitsResult(
-        mask=np.zeros((n, N_KINDS), dtype=np.bool_),
-        payout_discard=np.zeros((n, N_KINDS), dtype=np.int32),
-        payout_self_draw=np.zeros((n, N_KINDS), dtype=np.int32),
-        n_waits=np.zeros(n, dtype=np.int16),
-        error=np.empty(n, dtype=np.uint8),  # the kernel writes every row's code
+        mask=np.zeros((n, N_KINDS), dtype=_MASK),
+        payout_discard=np.zeros((n, N_KINDS), dtype=_PAYOUT),
+        payout_self_draw=np.zeros((n, N_KINDS), dtype=_PAYOUT),
+        n_waits=np.zeros(n, dtype=_N_WAITS),
+        error=np.empty(n, dtype=_CODE),  # the kernel writes every row's code
         messages=dict(batch.messages),
     )
     waits_kernel(
@@ -155,9 +158,9 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
         bits = checked_events(events, None, WIND_INDEX[seat], closing)
         text = hand + flowers
         if text.isascii():
-            mask = np.empty(N_KINDS, dtype=np.bool_)
-            discard = np.empty(N_KINDS, dtype=np.int32)
-            self_draw = np.empty(N_KINDS, dtype=np.int32)
+            mask = np.empty(N_KINDS, dtype=_MASK)
+            discard = np.empty(N_KINDS, dtype=_PAYOUT)
+            self_draw = np.empty(N_KINDS, dtype=_PAYOUT)
             code, _ = waits_text(np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(text), WIND_INDEX[seat],
                                  WIND_INDEX[round], streak, closing, bits, table.packed, *kernel_tables(), mask, discard,
                                  self_draw)

@@ -249,6 +249,11 @@ def test_score_batch_without_rows_gives_the_same_totals():
         np.testing.assert_array_equal(getattr(lean, name), getattr(full, name), err_msg=name)
     assert lean.messages == full.messages and 3 in lean.messages
     assert lean.row_points.shape == (3000, 0) and lean.row_ids == ()
+    # Each column has the dtype BatchResult documents (score_batch makes the arrays in field order).
+    assert {name: str(getattr(full, name).dtype) for name in SCALAR_COLUMNS + ("row_points",)} == {
+        "payout": "int32", "total": "int32", "points": "int32", "legal": "bool", "is_win": "bool",
+        "chicken": "bool", "shape": "int8", "error": "uint8", "row_points": "int16"}
+    assert full.row_points.shape == (3000, len(full.row_ids)) > (3000, 0)
     assert lean.row_counts().shape == (0,) and lean.score_at(0).rows == {}
     # The hand of test_from_arrays_without_a_winning_tile_is_a_waits_batch, won on 4s from a discard:
     # a Chicken at the East round minimum, 20 points (RULES.md 7, 9.21); no row needed for the payout.

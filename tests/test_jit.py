@@ -199,6 +199,27 @@ def test_import_leaves_the_callers_kernels_alone(tmp_path):
     assert second["fastscore_hits"] == 1  # loaded, not compiled
 
 
+def test_import_makes_no_kernel_cache_until_a_kernel_is_used():
+    """Importing fastscore makes no dispatcher's disk cache (each costs a folder check, about a millisecond);
+    the first call of a kernel makes its own, where test_import_leaves_the_callers_kernels_alone finds it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import fastscore, gc\n"
+        "from fastscore._jit import _LazyKernelCache\n"
+        "caches = [o for o in gc.get_objects() if type(o) is _LazyKernelCache]\n"
+        "print(len(caches), sum(c._cache is not None for c in caches))\n"
+        "from fastscore.kernels.checks import first_flagged\n"
+        "import numpy as np\n"
+        "first_flagged(np.zeros(3, dtype=np.uint8))\n"
+        "print(first_flagged._cache._cache is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    made, used, first = done.stdout.split()[:3]
+    assert int(made) > 300 and int(used) == 0 and first == "True", done.stdout
+
+
 def test_numba_cache_dir_applies_to_everyone(tmp_path):
     """With ``NUMBA_CACHE_DIR`` set, numba's own locator puts every kernel there, fastscore's included."""
     from pathlib import Path
