@@ -11,7 +11,8 @@ No global state is changed: importing fastscore leaves ``numba.config`` and
 numba's list of cache locators as they are, so the caller's own
 ``cache=True`` functions cache where numba puts them without fastscore (their
 ``__pycache__``, or ``NUMBA_CACHE_DIR``).  Each of fastscore's dispatchers gets
-its own cache object (:class:`_KernelCache`) whose first locator
+its own cache object (:class:`_KernelCache`, made on the dispatcher's first
+compile or load: :class:`_LazyKernelCache`) whose first locator
 (:class:`_KernelCacheLocator`) claims only functions defined in a file inside
 the fastscore package; anything else falls through to numba's own locators.
 
@@ -120,6 +121,10 @@ class _LazyKernelCache:
         self._cache = None
 
     def __getattr__(self, name):
+        # Only what the dispatcher asks of its cache (load_overload, save_overload, flush, cache_path):
+        # not a special name, nor a slot not set yet (copy and pickle make the object without __init__).
+        if name.startswith("__") or name in _LazyKernelCache.__slots__:
+            raise AttributeError(name)
         cache = self._cache
         if cache is None:
             cache = self._cache = _KernelCache(self._py_func)
