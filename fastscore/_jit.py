@@ -43,7 +43,7 @@ import numba
 from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
-from ._cache import PACKAGE_DIR, kernel_cache_dir
+from ._cache import PACKAGE_DIR, kernel_cache_dir, source_digest
 
 __all__ = ["BatchKernel", "jit", "jit_batch", "jit_inline", "jit_parallel", "prange", "SERIAL_MAX_ROWS",
            "PARALLEL_MIN_ROWS", "threads_may_share_kernels", "twin"]
@@ -106,12 +106,15 @@ class _KernelCache(caching.FunctionCache):
 
 
 class _LazyKernelCache:
-    """A dispatcher's :class:`_KernelCache`, made on its first use (the first call that compiles or loads).
+    """A dispatcher's :class:`_KernelCache`, made on its first use (the first compile or load, or any other
+    attribute read).
 
     Making one finds its folder and checks that it can be written: about a millisecond, for each of
     the package's 380 dispatchers at import, most of which a process never calls from Python (the
     ``jit_inline`` helpers are compiled into their callers).  Made lazily, importing fastscore
-    takes about 0.3 s less.
+    takes about 0.3 s less.  The sources' digest, which names the folder, is still fixed when the
+    kernels are defined (:func:`_njit`), so that a kernel compiled later is saved for the code it
+    runs even if the files change meanwhile; ``$FASTSCORE_CACHE`` is read at the first use.
     """
 
     __slots__ = ("_py_func", "_cache")
@@ -121,8 +124,9 @@ class _LazyKernelCache:
         self._cache = None
 
     def __getattr__(self, name):
-        # Only what the dispatcher asks of its cache (load_overload, save_overload, flush, cache_path):
-        # not a special name, nor a slot not set yet (copy and pickle make the object without __init__).
+        # Every other name goes to the real cache (numba's dispatcher reads load_overload, save_overload,
+        # flush, cache_path); not a special name, nor a slot not set yet (copy makes the object without
+        # __init__, and an unset slot would come back here).
         if name.startswith("__") or name in _LazyKernelCache.__slots__:
             raise AttributeError(name)
         cache = self._cache
@@ -136,7 +140,11 @@ def _njit(func, **options):
     does, with fastscore's locator, made on first use; plain ``func`` when ``NUMBA_DISABLE_JIT`` is set)."""
     dispatcher = numba.njit(nogil=True, **options)(func)
     if isinstance(dispatcher, Dispatcher):
-        dispatcher._cache = _LazyKernelCache(dispatcher.py_func)
+        source_digest()  # fixed now, with the code numba will compile (once a process: a cached call)
+        # With NUMBA_CACHE_DIR, numba's own locator keys the entries by the file's stamp alone: taken now, as
+        # numba's cache=True takes it.
+        cache = _KernelCache if numba.config.CACHE_DIR else _LazyKernelCache
+        dispatcher._cache = cache(dispatcher.py_func)
     return dispatcher
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -169,8 +170,8 @@ class BatchResult:
             yield record
 
 
-#: The arrays of a :class:`BatchResult` and their dtypes, as :func:`score_batch` makes them (and checks ``out``).
-#: dtype objects, not scalar types: numpy allocates with them without converting.
+#: The arrays of a :class:`BatchResult` and their dtypes, in field order, as :func:`score_batch` makes them (and
+#: checks ``out``): dtype objects, not scalar types, which numpy allocates with without converting.
 _OUT_DTYPES = {name: np.dtype(dtype) for name, dtype in (
     ("payout", np.int32), ("total", np.int32), ("points", np.int32), ("legal", np.bool_), ("is_win", np.bool_),
     ("chicken", np.bool_), ("shape", np.int8), ("row_points", np.int16), ("error", np.uint8))}
@@ -210,10 +211,9 @@ def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchRe
     n = len(batch)
     row_ids = table.row_ids if rows else ()
     if out is None:
-        # The kernel writes every value of every row: nothing to zero.  The arrays in field order.
-        n_columns = len(row_ids)
-        out = BatchResult(*[np.empty((n, n_columns) if name == "row_points" else n, dtype)
-                            for name, dtype in _OUT_DTYPES.items()], dict(batch.messages), row_ids)
+        # The kernel writes every value of every row: nothing to zero.
+        out = BatchResult(*[np.empty(shape, dtype) for _, shape, dtype in _out_layout(n, len(row_ids))],
+                          dict(batch.messages), row_ids)
     else:
         _check_out(out, n, len(row_ids))
         out.messages = dict(batch.messages)
@@ -248,9 +248,11 @@ def score_batch(batch: HandBatch, rules=None, *, rows: bool = True, out: BatchRe
     return out
 
 
-def _out_shape(name: str, n: int, n_columns: int) -> tuple:
-    """The shape of array ``name`` of a :class:`BatchResult` of ``n`` hands and ``n_columns`` row columns."""
-    return (n, n_columns) if name == "row_points" else (n,)
+@lru_cache(maxsize=64)
+def _out_layout(n: int, n_columns: int) -> tuple:
+    """``(name, shape, dtype)`` of each array of a :class:`BatchResult` of ``n`` hands and ``n_columns`` row
+    columns, in the order of its fields (:data:`_OUT_DTYPES`' order)."""
+    return tuple((name, (n, n_columns) if name == "row_points" else (n,), dtype) for name, dtype in _OUT_DTYPES.items())
 
 
 def _check_out(out, n: int, n_columns: int) -> None:
@@ -258,9 +260,8 @@ def _check_out(out, n: int, n_columns: int) -> None:
     for ``n`` hands and ``n_columns`` row columns."""
     if not isinstance(out, BatchResult):
         raise ValueError(f"out must be a BatchResult of an earlier score_batch call, got {type(out).__name__}")
-    for name, dtype in _OUT_DTYPES.items():
+    for name, shape, dtype in _out_layout(n, n_columns):
         array = getattr(out, name)
-        shape = _out_shape(name, n, n_columns)
         if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape == shape
                 and array.flags.c_contiguous and array.flags.writeable):
             raise ValueError(f"out.{name} must be a writable C-contiguous {np.dtype(dtype).name} array of shape "

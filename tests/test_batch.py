@@ -7,6 +7,8 @@ flagged result row, never a read out of bounds, however the batch was built.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -15,6 +17,7 @@ import fastscore
 from fastscore import ErrorCode, HandBatch, io, score_batch, waits_batch, win_check
 from fastscore import records
 from fastscore.checks import COLUMNS
+from fastscore.score import _OUT_DTYPES, BatchResult
 from fastscore.tiles import TILE_NAMES
 
 # Seed example (5.1), seat S, self-drawn: nico_nico 40 + no_flowers 1 + self_draw 1 + all_five_suits 10 = 52,
@@ -250,6 +253,7 @@ def test_score_batch_without_rows_gives_the_same_totals():
     assert lean.messages == full.messages and 3 in lean.messages
     assert lean.row_points.shape == (3000, 0) and lean.row_ids == ()
     # Each column has the dtype BatchResult documents (score_batch makes the arrays in field order).
+    assert tuple(_OUT_DTYPES) == tuple(f.name for f in dataclasses.fields(BatchResult))[:len(_OUT_DTYPES)]
     assert {name: str(getattr(full, name).dtype) for name in SCALAR_COLUMNS + ("row_points",)} == {
         "payout": "int32", "total": "int32", "points": "int32", "legal": "bool", "is_win": "bool",
         "chicken": "bool", "shape": "int8", "error": "uint8", "row_points": "int16"}
