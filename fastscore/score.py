@@ -8,6 +8,7 @@ validates, allocates, calls the kernels and packs results.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -312,6 +313,15 @@ def _single(hand, win, self_drawn, seat, round, flowers, streak, closing, events
     return batch
 
 
+#: :func:`score`'s per-thread arrays: its row-points array by length (a call allocates none).
+_LOCAL = threading.local()
+#: :func:`score`'s rows dicts by (id of the table's ``row_ids``, the row-points array's bytes), each with that
+#: ``row_ids`` tuple (held, so that its id is not reused while the entry stands). Hands that score the same rows
+#: share one dict, copied for each Score: 0.7 us a call against 4.3 us building it. Emptied when full.
+_ROWS_MEMO: dict = {}
+_ROWS_MEMO_SIZE = 4096
+
+
 def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers="", streak=0,
           closing=False, events=None, rules=None) -> Score:
     """Score one winning hand (LRC rules sections 3 to 6), in one compiled call that parses and scores
@@ -371,16 +381,29 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         if text.isascii():
             _, suit_entries, dec_words = kernel_tables()
             row_ids = table.row_ids
-            row_points = np.empty(len(row_ids), dtype=_OUT_DTYPES["row_points"])
+            # This thread's row-points array of this length, taken out while in use (a signal handler that
+            # scores a hand meanwhile makes its own).
+            arrays = _LOCAL.__dict__
+            row_points = arrays.pop(len(row_ids), None)
+            if row_points is None:
+                row_points = np.empty(len(row_ids), dtype=_OUT_DTYPES["row_points"])
             code, is_win, shape, points, chicken, total, legal, payout = score_text(
-                np.frombuffer(text.encode(), dtype=np.uint8), len(hand), len(hand) + len(win), len(text),
+                text.encode(), len(hand), len(hand) + len(win), len(text),
                 self_drawn, WIND_INDEX[seat], WIND_INDEX[round], streak, closing, bits, table.packed, suit_entries,
                 dec_words, row_points)
             if code == 0:  # numba returns Python ints and bools
-                values = row_points.tolist()
+                key = (id(row_ids), row_points.tobytes())
+                entry = _ROWS_MEMO.get(key)
+                if entry is None:
+                    values = row_points.tolist()
+                    entry = (row_ids, {row_ids[r]: values[r] for r in row_points.nonzero()[0].tolist()})
+                    if len(_ROWS_MEMO) >= _ROWS_MEMO_SIZE:
+                        _ROWS_MEMO.clear()
+                    _ROWS_MEMO[key] = entry
+                arrays[len(row_ids)] = row_points
                 return _new_score(is_win=is_win, shape=SHAPE_NAMES[shape] if shape >= 0 else None,
-                                  rows={row_ids[r]: values[r] for r in row_points.nonzero()[0].tolist()},
-                                  points=points, chicken=chicken, total=total, legal=legal, payout=payout)
+                                  rows=entry[1].copy(), points=points, chicken=chicken, total=total, legal=legal,
+                                  payout=payout)
     return score_batch(_single(hand, win, self_drawn, seat, round, flowers, streak, closing, events),
                        rules if table is None else table).score_at(0)
 

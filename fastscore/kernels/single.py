@@ -235,7 +235,7 @@ def score_text(data, hand_end, win_end, flowers_end, self_drawn, seat, round_win
                suit_entries, dec_words, row_points):
     """Parse and score one hand written in notation (LRC rules section 8): :func:`score_hand`'s result.
 
-    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``),
+    ``data`` (``bytes``, or a (B,) uint8 array) holds the ASCII text of the hand (bytes ``0:hand_end``),
     the winning tile (``hand_end:win_end``) and the flowers
     (``win_end:flowers_end``), one after another.  A nonzero code (the text
     does not parse, or the hand fails a row check) means the caller must
@@ -264,7 +264,7 @@ def waits_text(data, hand_end, flowers_end, seat, round_wind, streak, closing, e
                suit_entries, dec_words, mask, payout_discard, payout_self_draw):
     """Parse and analyse one 16-tile hand written in notation: :func:`waits_hand`'s result.
 
-    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``)
+    ``data`` (``bytes``, or a (B,) uint8 array) holds the ASCII text of the hand (bytes ``0:hand_end``)
     and the flowers (``hand_end:flowers_end``).  A nonzero code: as in :func:`score_text`.
     """
     code, concealed, declared = _parse_hand(data, hand_end)
@@ -283,8 +283,8 @@ def shanten_text(data, hand_end, drawn_end, number_table, honour_table, win_shap
     """Parse one hand written in notation and work out its shanten (LRC rules sections 3, 7):
     :func:`fastscore.kernels.shanten.shanten_hand`'s result.
 
-    ``data`` (B,) uint8 holds the ASCII text of the hand (bytes ``0:hand_end``) and the drawn tile
-    (``hand_end:drawn_end``, empty for none).  Without a drawn tile a hand of 17 tiles (declared sets
+    ``data`` (``bytes``, or a (B,) uint8 array) holds the ASCII text of the hand (bytes ``0:hand_end``) and
+    the drawn tile (``hand_end:drawn_end``, empty for none).  Without a drawn tile a hand of 17 tiles (declared sets
     counted as 3) has its highest kind taken as the draw.  ``win_shapes``: the shapes that win (bit s for
     shape s).  A nonzero code: as in :func:`score_text`.
     """
