@@ -479,8 +479,10 @@ def _parse_content(path: str, content: bytes) -> RuleTable:
     return _parse(data, path)
 
 
+@lru_cache(maxsize=None)
 def default_rules() -> RuleTable:
-    """The packaged default table, the ``lrc`` profile (loaded once)."""
+    """The packaged default table, the ``lrc`` profile (loaded once; cached here too, so that the
+    one-hand calls get it in one call)."""
     return profile("lrc")
 
 

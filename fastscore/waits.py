@@ -21,7 +21,7 @@ from .events import checked_events
 from .kernels.checks import MAX_STREAK
 from .kernels.single import waits_text
 from .kernels.waits import waits_kernel
-from .rules import resolve_rules, try_resolve_rules
+from .rules import default_rules, resolve_rules, try_resolve_rules
 from .tables import kernel_tables
 from .tiles import N_KINDS, TILE_NAMES, WIND_INDEX, ErrorCode, HandError
 
@@ -32,10 +32,6 @@ _MASK, _PAYOUT, _N_WAITS, _CODE = np.dtype(np.bool_), np.dtype(np.int32), np.dty
 
 #: :func:`waits`' per-thread output arrays (a call allocates none).
 _LOCAL = threading.local()
-#: :func:`waits`' waiting kinds and their names by the mask's bytes (0.4 us a call against 1.6 us for ``nonzero``);
-#: emptied when full.
-_WAIT_KINDS: dict = {}
-_WAIT_KINDS_SIZE = 4096
 
 
 @dataclass
@@ -158,12 +154,12 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
     >>> waits("123m456p 11z 56s [777m] [999s]", seat="S")
     {'4s': {'discard': 20, 'self_draw': 0}, '7s': {'discard': 20, 'self_draw': 0}}
     """
-    table = try_resolve_rules(rules)
+    table = default_rules() if rules is None else try_resolve_rules(rules)
     # As in fastscore.score: the common call in one compiled call, anything else through a batch of one.
     if (table is not None and type(hand) is str and type(flowers) is str and type(closing) is bool
             and type(streak) is int and 0 <= streak <= MAX_STREAK and type(seat) is str and type(round) is str and seat in WIND_INDEX
             and round in WIND_INDEX and (events is None or type(events) is str)):
-        bits = checked_events(events, None, WIND_INDEX[seat], closing)
+        bits = checked_events(events, None, WIND_INDEX[seat], closing) if events else 0
         text = hand + flowers
         if text.isascii():
             # This thread's output arrays, taken out while in use (a signal handler that asks for waits
@@ -179,13 +175,9 @@ def waits(hand: str, *, seat="E", round="E", flowers="", streak=0, closing=False
             if code == 0:  # (lists: no boolean indexing, a few microseconds a call)
                 result = {}
                 if n_waits:
-                    kinds = _WAIT_KINDS.get(key := mask.tobytes())
-                    if kinds is None:
-                        if len(_WAIT_KINDS) >= _WAIT_KINDS_SIZE:
-                            _WAIT_KINDS.clear()
-                        kinds = _WAIT_KINDS[key] = tuple((t, TILE_NAMES[t]) for t in mask.nonzero()[0].tolist())
                     discards, self_draws = payouts.tolist()
-                    result = {name: {"discard": discards[t], "self_draw": self_draws[t]} for t, name in kinds}
+                    result = {TILE_NAMES[t]: {"discard": discards[t], "self_draw": self_draws[t]}
+                              for t in mask.nonzero()[0].tolist()}
                 _LOCAL.waits = arrays
                 return result
     record = dict(hand=hand, seat=seat, round=round, flowers=flowers, streak=streak, closing=closing, events=events)

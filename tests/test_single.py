@@ -69,8 +69,7 @@ def test_waits_one_call_equals_the_batch_kernel(one_call_only):
 
 
 def test_one_hand_results_are_the_callers_own(one_call_only):
-    # score() shares one rows dict between hands that score the same rows, and waits() reuses its output
-    # arrays: what a caller does to one result must not reach the next.
+    # score() and waits() reuse their output arrays: what a caller does to one result must not reach the next.
     one_call_only()
     hand = dict(hand="11m99m77p11s9s EE RR 333p", win="9s", self_drawn=True, seat="S")
     first = fastscore.score(**hand)
@@ -85,27 +84,6 @@ def test_one_hand_results_are_the_callers_own(one_call_only):
     assert list(waits) == ["4s", "7s"]
     fastscore.waits("1122334477778899s")  # other waits, written to the same arrays
     assert list(waits) == ["4s", "7s"] and waits == fastscore.waits(ready, seat="S")
-
-
-@pytest.mark.parametrize("size", [1, 3])
-def test_one_hand_calls_stay_right_when_their_memos_fill(one_call_only, monkeypatch, size):
-    # The memos of rows dicts and waiting kinds are emptied when full: small sizes empty them every few calls.
-    monkeypatch.setattr(score_module, "_ROWS_MEMO", {})
-    monkeypatch.setattr(score_module, "_ROWS_MEMO_SIZE", size)
-    monkeypatch.setattr(waits_module, "_WAIT_KINDS", {})
-    monkeypatch.setattr(waits_module, "_WAIT_KINDS_SIZE", size)
-    wins = io.hand_records(fastscore.sample_winning(300, seed=15))
-    scored = score_batch(HandBatch.from_records(wins))
-    ready = io.hand_records(fastscore.sample_ready(300, seed=16))
-    waited = waits_batch(HandBatch.from_records(ready, require_win=False))
-    one_call_only()
-    for _ in range(2):  # the second time, from the memos where they kept the entry
-        for i, record in enumerate(wins):
-            assert fastscore.score(**{k: record[k] for k in SCORE_KEYS}) == scored.score_at(i), record
-        for i, record in enumerate(ready):
-            got = fastscore.waits(**{k: record[k] for k in WAITS_KEYS})
-            assert got == waited.waits_at(i) and list(got) == list(waited.waits_at(i)), record
-    assert 0 < len(score_module._ROWS_MEMO) <= size and 0 < len(waits_module._WAIT_KINDS) <= size
 
 
 def test_one_hand_calls_from_several_threads_equal_the_batch(one_call_only):
