@@ -191,8 +191,7 @@ def shanten(hand: str, drawn=None, *, rules=None) -> Shanten:
     if type(hand) is str and (drawn is None or type(drawn) is str) and (hand + (drawn or "")).isascii():
         text = (hand + (drawn or "")).encode()
         number_table, honour_table = shanten_tables()
-        code, *found = shanten_text(text, len(hand), len(text), number_table,
-                                    honour_table, table.win_shapes_bits)
+        code, *found = shanten_text(text, len(hand), len(text), number_table, honour_table, table.win_shapes_bits)
         if code == 0:
             values = found
     if values is None:
