@@ -4,6 +4,7 @@ numba-callable one-hand kernels agree with the batch kernels, row for row (RULES
 from __future__ import annotations
 
 import importlib
+import sys
 from pathlib import Path
 
 import numba
@@ -84,6 +85,33 @@ def test_one_hand_results_are_the_callers_own(one_call_only):
     assert list(waits) == ["4s", "7s"]
     fastscore.waits("1122334477778899s")  # other waits, written to the same arrays
     assert list(waits) == ["4s", "7s"] and waits == fastscore.waits(ready, seat="S")
+
+
+def test_one_hand_calls_made_inside_one_another(one_call_only):
+    # A signal handler can run between any two lines of score() or waits() and call them again: a trace
+    # function stands in for it, scoring another hand and asking for other waits at every line of the outer
+    # calls. Each call must keep its own arrays (the outer one holds its thread's while it runs).
+    outer, inner = dict(hand="11m99m77p11s9s EE RR 333p", win="9s", self_drawn=True, seat="S"), \
+        dict(hand="123m456p789s 234s G [555z]", win="G")
+    ready, other = dict(hand="123m456p 11z 56s [777m] [999s]", seat="S"), dict(hand="1122334477778899s")
+    want = (fastscore.score(**outer), fastscore.score(**inner), fastscore.waits(**ready), fastscore.waits(**other))
+    one_call_only()
+    nested = []
+
+    def on_line(frame, event, arg):
+        if event == "line":  # calls made here are not traced themselves
+            nested.append((fastscore.score(**inner), fastscore.waits(**other)))
+        return on_line
+
+    codes = (score_module.score.__code__, waits_module.waits.__code__)
+    previous = sys.gettrace()
+    sys.settrace(lambda frame, event, arg: on_line if frame.f_code in codes else None)
+    try:
+        got = (fastscore.score(**outer), fastscore.waits(**ready))
+    finally:
+        sys.settrace(previous)
+    assert got == (want[0], want[2])
+    assert len(nested) > 20 and all(pair == (want[1], want[3]) for pair in nested)
 
 
 def test_one_hand_calls_from_several_threads_equal_the_batch(one_call_only):
