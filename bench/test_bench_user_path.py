@@ -6,6 +6,7 @@ kernel speed").
   at N = 1 (one hand), 1,000 (one step of 1,000 simulated tables) and 1e6; and the same asking for the
   payouts only (``rows=False``) into a reused result (``out=``).
 - ``score()`` / ``waits()``: one call a hand, in notation, 1,000 different hands.
+- ``nb from Python``: ``fastscore.nb.score_hand`` called from Python, one hand's arrays a call, 1,000 hands.
 - ``nb loop``: ``fastscore.nb.score_hand`` / ``win_check_hand`` called one hand at a time inside
   the caller's own ``@numba.njit`` loop, 1e5 hands (no trip back to Python).
 
@@ -70,6 +71,25 @@ def test_waits_calls(benchmark):
     result = run(benchmark, lambda: [fastscore.waits(hand, **ctx) for hand, _, ctx in rows], task="waits",
                  impl="waits()", family="mixed", n=SINGLE_N, rounds=5)
     assert all(result)
+
+
+def test_nb_score_hand_from_python(benchmark):
+    """One hand's arrays a call from Python, no batch: ``nb.score_hand`` with a scratch and a row-points array
+    made once (what a script that holds one hand's counts can call instead of ``from_arrays`` + ``score_batch``
+    of one row)."""
+    batch = winning(SINGLE_N)
+    rules, (_, suit_entries, dec_words) = nb.rule_array(), nb.tables()
+    scratch, row_points = nb.make_scratch(), np.zeros(nb.N_ROWS, dtype=np.int16)
+    rows = [(batch.concealed[i], batch.declared[i], int(batch.win[i])) for i in range(SINGLE_N)]
+
+    def calls():
+        return [nb.score_hand(c, d, w, False, 0, 0, 0, 0, False, rules, suit_entries, dec_words, row_points,
+                              scratch)[-1] for c, d, w in rows]
+
+    calls()  # compile (or load) the build for Python's int and bool arguments
+    payout = run(benchmark, calls, task="score", impl="nb from Python", family="mixed", n=SINGLE_N, rounds=5)
+    expected = score_batch(HandBatch.from_arrays(batch.concealed, batch.declared, batch.win))
+    assert payout == expected.payout.tolist()
 
 
 @numba.njit

@@ -180,6 +180,27 @@ def test_score_hand_inside_a_user_njit_loop_equals_score_batch():
     assert not row_points[:, width:].any()
 
 
+def test_score_hand_called_from_python_equals_score_batch():
+    # One hand's arrays a call from Python with Python's int and bool for the context (the path README.md
+    # gives for a script that holds one hand): each hand's own context, so every argument is read.
+    batch = fastscore.sample_winning(1000, seed=15)
+    assert len(set(batch.seat.tolist())) == 4 and batch.self_drawn.any() and batch.flowers.any()
+    expected = score_batch(batch)
+    rules, (_, suit_entries, dec_words) = nb.rule_array(), nb.tables()
+    scratch, row_points = nb.make_scratch(), np.zeros(nb.N_ROWS, dtype=np.int16)
+    width = len(expected.row_ids)
+    for i in range(len(batch)):
+        code, is_win, shape, points, chicken, total, legal, payout = nb.score_hand(
+            batch.concealed[i], batch.declared[i], int(batch.win[i]), bool(batch.self_drawn[i]), int(batch.seat[i]),
+            int(batch.round[i]), int(batch.flowers[i]), int(batch.streak[i]), bool(batch.closing[i]), rules,
+            suit_entries, dec_words, row_points, scratch)
+        assert code == 0
+        assert (is_win, shape, points, chicken, total, legal, payout) == (
+            expected.is_win[i], expected.shape[i], expected.points[i], expected.chicken[i], expected.total[i],
+            expected.legal[i], expected.payout[i])
+        np.testing.assert_array_equal(row_points[:width], expected.row_points[i])
+
+
 def test_waits_hand_equals_waits_batch():
     batch = fastscore.sample_ready(2000, seed=14)
     expected = waits_batch(batch)
