@@ -3,13 +3,19 @@
 The functions below are compiled numba functions, the same code as the batch
 kernels run for each row (:mod:`fastscore.kernels.single`); call them from
 ``@numba.njit`` functions (``parallel=True`` included) with no trip back to
-Python, or from Python: for one hand held as arrays, one call of :func:`score_hand` costs numba's
-dispatch and the hand's scoring (a few microseconds), far less than a one-row
-:meth:`~fastscore.HandBatch.from_arrays` + :func:`~fastscore.score_batch`.  A hand is a count vector ``(34,) uint8`` of the
+Python, or from Python.  A hand is a count vector ``(34,) uint8`` of the
 concealed tiles before the win and ``(5, 2) int8`` declared sets (kind,
 tile), C-contiguous; the context is plain integers and booleans.  Every
 function runs the row check first and returns a nonzero code for a hand
 that fails it (nothing else is then meaningful).
+
+From Python, for one hand held as arrays, a call of :func:`score_hand` costs
+numba's dispatch and the hand's scoring (a few microseconds), far less than a
+one-row :meth:`~fastscore.HandBatch.from_arrays` + :func:`~fastscore.score_batch`.
+numba compiles one build per combination of argument types, once, and then
+loads it from its cache: pass rows of C-contiguous ``uint8`` / ``int8`` arrays
+and Python ``int`` and ``bool`` (or always the same numpy scalar types), or the
+first call with each new combination compiles for a minute or more.
 
 - :func:`win_check_hand` ``(concealed, declared, win, suit_info, scratch, win_shapes=15) -> (code, is_win)``
 - :func:`score_hand` ``(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak,
