@@ -5,9 +5,11 @@ kernels run for each row (:mod:`fastscore.kernels.single`); call them from
 ``@numba.njit`` functions (``parallel=True`` included) with no trip back to
 Python, or from Python.  A hand is a count vector ``(34,) uint8`` of the
 concealed tiles before the win and ``(5, 2) int8`` declared sets (kind,
-tile), C-contiguous; the context is plain integers and booleans.  Every
-function runs the row check first and returns a nonzero code for a hand
-that fails it (nothing else is then meaningful).
+tile), C-contiguous; the context is plain integers and booleans (a float is
+truncated by numba, not refused).  Every function runs the row check first and
+returns code 255 for a hand that fails it (nothing else is then meaningful); to
+learn which check, build the hand with :meth:`fastscore.HandBatch.from_arrays`
+and read ``.check().messages``.
 
 From Python, for one hand held as arrays, a call of :func:`score_hand` costs
 numba's dispatch and the hand's scoring (a few microseconds), far less than a
@@ -15,15 +17,20 @@ one-row :meth:`~fastscore.HandBatch.from_arrays` + :func:`~fastscore.score_batch
 numba compiles one build per combination of argument types, once, and then
 loads it from its cache: pass rows of C-contiguous ``uint8`` / ``int8`` arrays
 and Python ``int`` and ``bool`` (or always the same numpy scalar types), or the
-first call with each new combination compiles for a minute or more.
+first call with each new combination compiles for a minute or more (or fails
+to compile, with numba's TypingError).
 
 - :func:`win_check_hand` ``(concealed, declared, win, suit_info, scratch, win_shapes=15) -> (code, is_win)``
 - :func:`score_hand` ``(concealed, declared, win, self_drawn, seat, round_wind, flowers, streak,
-  closing, rules, suit_entries, dec_words, row_points, scratch) -> (code, is_win, shape, points,
+  closing, rules, suit_entries, dec_words, row_points, scratch, events=0) -> (code, is_win, shape, points,
   chicken, total, legal, payout)``
 - :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
-  suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch) -> (code,
+  suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch, events=0) -> (code,
   n_waits)``
+
+``events`` is the win's timing events, bits of :class:`fastscore.events.Event` (0: none), as
+:attr:`fastscore.HandBatch.events`; only the Taiwanese profiles score them, and leaving them out
+scores the hand as :func:`fastscore.score` does without ``events``.
 - :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch,
   win_shapes=15) -> (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a
   16-tile hand (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete,
@@ -55,10 +62,12 @@ Example
 >>> from fastscore import nb
 >>> rules, (suit_info, suit_entries, dec_words) = nb.rule_array(), nb.tables()
 >>> @numba.njit
-... def payout_of(concealed, declared, win, rules, suit_entries, dec_words):
-...     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)
-...     return nb.score_hand(concealed, declared, win, False, 0, 0, 0, 0, False, rules, suit_entries,
-...                          dec_words, row_points, nb.make_scratch())[-1]
+... def payouts(concealed, declared, win, rules, suit_entries, dec_words, out):
+...     row_points = np.zeros(nb.N_ROWS, dtype=np.int16)  # made once, outside the loop
+...     scratch = nb.make_scratch()
+...     for i in range(concealed.shape[0]):
+...         out[i] = nb.score_hand(concealed[i], declared[i], win[i], False, 0, 0, 0, 0, False, rules,
+...                                suit_entries, dec_words, row_points, scratch)[-1]
 """
 
 from __future__ import annotations
