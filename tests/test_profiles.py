@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,19 @@ def test_an_unknown_profile_is_named():
              "hk-taiwanese")
     with pytest.raises(RuleTableError, match=rf"unknown profile 'taiwn' \(known: {known}\)"):
         fastscore.rules.profile("taiwn")
+
+
+def test_a_bare_name_that_is_no_profile_and_no_file_is_named_as_a_profile(tmp_path, monkeypatch):
+    # rules="taiwn" is a misspelt profile more likely than a file: the message lists the profiles, from
+    # load_rules and from score's rules= (the command line's --rules takes a FILE, --profile a checked choice).
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RuleTableError, match=r"unknown profile 'taiwn' \(known: lrc, taiwan, .*\), and no file of"):
+        load_rules("taiwn")
+    with pytest.raises(ValueError, match=r"unknown profile 'taiwn' \(known: lrc, "):
+        fastscore.score("11m99m77p11s9s EE RR 333p", "9s", rules="taiwn")
+    packaged = resources.files("fastscore").joinpath("rules.toml")
+    (tmp_path / "taiwn").write_bytes(packaged.read_bytes())  # a file of that name is still read as a table
+    assert load_rules("taiwn").row_ids == load_rules(None).row_ids
 
 
 def test_the_lrc_profile_scores_as_the_default_table():
