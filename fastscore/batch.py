@@ -234,7 +234,7 @@ class HandBatch:
                 v = np.broadcast_to(v, (n,))
             elif v.shape != (n,):
                 raise HandError(ErrorCode.BAD_ARRAY,
-                                f"{name} must be a scalar or of shape ({n},), got {v.shape}: cannot broadcast")
+                                f"{name} must be a scalar or of shape ({n},) (one value a row), got {v.shape}")
             if n == 0:
                 v = v.astype(dtype)  # no rows: nothing to misread (``np.asarray([])`` is float64)
             if dtype is _BOOL:

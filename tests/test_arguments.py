@@ -61,8 +61,10 @@ def test_a_flag_is_true_false_1_or_0():
 def test_a_column_of_the_wrong_length_is_named():
     counts = np.zeros((2, 34), dtype=np.uint8)
     for name in ("win", "seat", "self_drawn"):
-        with pytest.raises(ValueError, match=f"{name} must be a scalar or of shape \\(2,\\), got \\(3,\\)"):
-            HandBatch.from_arrays(counts, **{name: [1, 0, 1]})
+        for value, shape in (([1, 0, 1], "3"), ([1], "1")):  # (1,) too: one value a row, not broadcast
+            with pytest.raises(ValueError, match=f"{name} must be a scalar or of shape \\(2,\\) \\(one value a row\\), "
+                                                 f"got \\({shape},\\)"):
+                HandBatch.from_arrays(counts, **{name: value})
 
 
 def test_lower_case_winds_are_refused_everywhere():
