@@ -27,10 +27,6 @@ to compile, with numba's TypingError).
 - :func:`waits_hand` ``(concealed, declared, seat, round_wind, flowers, streak, closing, rules,
   suit_info, suit_entries, dec_words, mask, payout_discard, payout_self_draw, scratch, events=0) -> (code,
   n_waits)``
-
-``events`` is the win's timing events, bits of :class:`fastscore.events.Event` (0: none), as
-:attr:`fastscore.HandBatch.events`; only the Taiwanese profiles score them, and leaving them out
-scores the hand as :func:`fastscore.score` does without ``events``.
 - :func:`shanten_hand` ``(concealed, declared, win, number_table, honour_table, shanten_scratch,
   win_shapes=15) -> (code, best, standard, nico_nico, thirteen_orphans, sixteen_orphans)``: shanten of a
   16-tile hand (``win`` -1) or of a 17-tile hand (``win`` the drawn tile): 0 ready, -1 complete,
@@ -47,6 +43,10 @@ scores the hand as :func:`fastscore.score` does without ``events``.
 :attr:`fastscore.rules.RuleTable.win_shapes_bits` (15, every shape, for ``lrc``; 1, the standard shape, for
 the Taiwanese profiles); the packed rule array of :func:`rule_array` carries it for :func:`score_hand` and
 :func:`waits_hand`.
+
+``events`` is the win's timing events, bits of :class:`fastscore.events.Event` (0: none), as
+:attr:`fastscore.HandBatch.events`; only the Taiwanese profiles score them, and leaving them out
+scores the hand as :func:`fastscore.score` does without ``events``.
 
 The rule table and the per-suit tables are arrays passed in: get them once,
 in Python, with :func:`rule_array` and :func:`tables`.  ``scratch`` is

@@ -9,7 +9,6 @@ checks it, and returns a :class:`RuleTable` whose arrays are passed into the sco
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -459,7 +458,7 @@ def load_rules(path: str | Path | None = None) -> RuleTable:
     if isinstance(path, str) and path in PROFILES:
         return profile(path)
     resolved = Path(path).resolve()
-    if isinstance(path, str) and os.sep not in path and "." not in path and not resolved.exists():
+    if isinstance(path, str) and Path(path).name == path and "." not in path and not resolved.exists():
         # A bare name such as "taiwn": a misspelt profile more likely than a missing file.
         raise RuleTableError(f"unknown profile {path!r} (known: {', '.join(PROFILES)}), and no file of that name")
     return _load_path(str(resolved))
