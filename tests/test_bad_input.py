@@ -447,7 +447,7 @@ def test_from_arrays_whole_array_problems_raise(kwargs, fragments):
 
 
 def test_from_arrays_column_of_wrong_length_raises():
-    with pytest.raises(ValueError, match="broadcast"):
+    with pytest.raises(ValueError, match=r"win must be a scalar or of shape \(3,\) \(one value a row\), got \(2,\)"):
         HandBatch.from_arrays(np.zeros((3, 34), dtype=np.int64), win=np.array([1, 2]))
 
 
