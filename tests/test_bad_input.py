@@ -126,6 +126,7 @@ CASES = [
     case("win-season", ErrorCode.BAD_WIN, ["'5f'", "flower"], waits_too=False, hand=SEED, win="5f"),
     case("win-two-tiles", ErrorCode.BAD_WIN, ["'99s'", "not one tile", "'5p'"], waits_too=False, hand=SEED, win="99s"),
     case("win-red-five", ErrorCode.BAD_WIN, ["'0m' is not a tile"], waits_too=False, hand=SEED, win="0m"),
+    case("win-ten", ErrorCode.BAD_WIN, ["'10s'", "not one tile"], waits_too=False, hand=SEED, win="10s"),
     # a whole number is a tile index 0-33 (HandBatch.win; 9 is 1p); a float or a bool is not a tile
     case("win-not-string", ErrorCode.BAD_WIN, ["winning tile 9.0", "not a tile"], waits_too=False, hand=SEED, win=9.0),
     case("win-bool", ErrorCode.BAD_WIN, ["winning tile True", "not a tile"], waits_too=False, hand=SEED, win=True),
