@@ -127,10 +127,13 @@ def parse_tile(text: str) -> int:
         If ``text`` is not exactly one tile.
     """
     stripped = text.strip()
-    # Several digits and one suit letter ("10s", "99s"): not one tile, whatever else is wrong with the digits
-    # (a 0 would otherwise be named as a red five).
-    several = len(stripped) > 2 and stripped[-1] in _SUIT_BASE and all(ch in _DIGITS for ch in stripped[:-1])
-    tiles = [] if several else _parse_tiles(stripped, text)
+    try:
+        tiles = _parse_tiles(stripped, text)
+    except HandError:
+        # Several digits and one suit letter ("10s"): not one tile, rather than a 0 named as a red five.
+        if not (len(stripped) > 2 and stripped[-1] in _SUIT_BASE and all(ch in _DIGITS for ch in stripped[:-1])):
+            raise
+        tiles = []
     if len(tiles) != 1:
         raise HandError(ErrorCode.BAD_WIN, f"{_shown(text)} is not one tile (write e.g. '5p', '7z' or 'Wh')")
     return tiles[0]
