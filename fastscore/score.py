@@ -305,6 +305,9 @@ def win_check(batch: HandBatch, rules=None) -> np.ndarray:
 
 def _single(hand, win, self_drawn, seat, round, flowers, streak, closing, events=None) -> HandBatch:
     """A validated batch of one hand; raises ``ValueError`` naming the bad token."""
+    if win is None or (isinstance(win, str) and not win.strip()):
+        raise HandError(ErrorCode.BAD_WIN, f"win: no winning tile given ({win!r}); a tile such as '9s' or its index "
+                                           f"0-33 (the waits of a 16-tile hand: fastscore.waits)")
     record = dict(hand=hand, win=win, self_drawn=self_drawn, seat=seat, round=round,
                   flowers=flowers, streak=streak, closing=closing, events=events)
     batch = HandBatch.from_records([record])
@@ -331,7 +334,8 @@ def score(hand: str, win: str, *, self_drawn=False, seat="E", round="E", flowers
         (``26`` is 9s; :func:`fastscore.records.parse_win`).
     self_drawn : bool
         Won by self-draw rather than on a discard (also ``1``/``0`` and the notation's
-        ``"true"``/``"false"``/``"yes"``/``"no"``; ``2`` is refused).
+        ``"true"``/``"false"``/``"yes"``/``"no"``; ``2`` is refused).  For every context argument,
+        None means its default, as a null or empty field does in a record.
     seat, round : str or int
         ``"E" "S" "W" "N"`` (upper case, as in hand notation; ``"s"`` is refused), or 0-3 in that
         order as :class:`HandBatch` holds winds (``seat=1`` is ``seat="S"``).

@@ -266,6 +266,17 @@ def test_record_without_hand_or_win():
     assert result.error.tolist() == [0, ErrorCode.BAD_TOKEN, 0, ErrorCode.BAD_WIN]
 
 
+@pytest.mark.parametrize("win", [None, "", "  "])
+def test_single_hand_without_a_winning_tile_names_the_argument(win):
+    # score() and interpretations() take the winning tile as their argument ``win``: its message names the
+    # argument (a record's says "record has no winning tile 'win'", above) and points to waits for 16 tiles
+    for call in (fastscore.score, fastscore.interpretations):
+        with pytest.raises(ValueError) as info:
+            call(SEED, win)
+        assert info.value.code == ErrorCode.BAD_WIN
+        assert str(info.value).startswith("win: no winning tile given") and "fastscore.waits" in str(info.value)
+
+
 def test_unforeseen_value_types_flag_the_row_not_the_batch():
     # an array as a flag: comparing it raises inside the record parser; the batch must go on
     records = [GOOD_A, dict(GOOD_A, self_drawn=np.array([1, 0])), GOOD_B]
