@@ -5,6 +5,7 @@ kernel speed").
   ``(N,) int8`` winning tiles through ``HandBatch.from_arrays`` and ``score_batch``, timed together,
   at N = 1 (one hand), 1,000 (one step of 1,000 simulated tables) and 1e6; and the same asking for the
   payouts only (``rows=False``) into a reused result (``out=``).
+- ``from_records``: 1e5 Python dicts (notation) through ``HandBatch.from_records`` and ``score_batch``.
 - ``score()`` / ``waits()``: one call a hand, in notation, 1,000 different hands.
 - ``nb from Python``: ``fastscore.nb.score_hand`` called from Python, one hand's arrays a call, 1,000 hands.
 - ``nb loop``: ``fastscore.nb.score_hand`` / ``win_check_hand`` called one hand at a time inside
@@ -23,11 +24,13 @@ from benchlib import notation, ready, run, size_id, warm, winning
 
 import fastscore
 from fastscore import HandBatch, nb, score_batch
+from fastscore.io import hand_records
 
 SIZES = (1, 1_000, 1_000_000)
 ROUNDS = {1_000_000: 3}
 SINGLE_N = 1_000
 NB_N = 100_000
+RECORDS_N = 100_000
 
 
 @pytest.mark.parametrize("n", SIZES, ids=size_id)
@@ -53,6 +56,17 @@ def test_arrays_to_payouts(benchmark, n):
     result = run(benchmark, lambda: score_batch(HandBatch.from_arrays(concealed, declared, win), rows=False, out=out),
                  task="score", impl="from_arrays rows=False out=", family="mixed", n=n, rounds=ROUNDS.get(n))
     assert result.is_win.all() and result.row_points.shape == (n, 0)
+
+
+def test_records_to_scores(benchmark):
+    """Python dicts, as a script that holds its hands as records builds them (``io.hand_records``: notation,
+    every context key), through ``HandBatch.from_records`` (the compiled parser) and ``score_batch``, 1e5."""
+    records = hand_records(winning(RECORDS_N))
+    warm()
+    score_batch(HandBatch.from_records(records[:2048]))
+    result = run(benchmark, lambda: score_batch(HandBatch.from_records(records)), task="score",
+                 impl="from_records", family="mixed", n=RECORDS_N, rounds=3)
+    assert result.is_win.all()
 
 
 def test_score_calls(benchmark):

@@ -403,7 +403,7 @@ def columns_from_arrow(table_or_batch, *, require_win: bool | None = True):
         _reset_rows(batch, missing_win)
         batch.error[missing_win] = ErrorCode.BAD_WIN
         for i in missing_win.tolist():
-            batch.messages[i] = f"row {i}: record has no winning tile 'win'"
+            batch.messages[i] = f"row {i}: no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)"
     # Other faults: the Python parser gives the row's values, code and message.
     flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:
@@ -513,13 +513,17 @@ def columns_from_records(records, *, require_win: bool | None = True):
     if records and all(type(r) is dict for r in records):
         try:
             # Every key of RECORD_KEYS present in any record (from_pylist would take the first record's keys).
-            table = pa.table({k: [r.get(k) for r in records] for k in RECORD_KEYS if any(k in r for r in records)})
+            present = set().union(*records)
+            table = pa.table({k: [r.get(k) for r in records] for k in RECORD_KEYS if k in present})
             table = table.select(list(_check_columns(pa, table, require_win)))
         except (pa.ArrowException, ValueError, TypeError, OverflowError):
             pass
         else:
             if not bytes_columns(pa, table.schema):  # from_records takes no bytes for text: it flags them
-                return _with_missing_hands(columns_from_arrow(table, require_win=require_win), records, require_win)
+                batch = columns_from_arrow(table, require_win=require_win)
+                if "hand" in table.column_names and table.column("hand").null_count == 0:
+                    return batch  # every record has a hand
+                return _with_missing_hands(batch, records, require_win)
     return parse_records(records, require_win=require_win)
 
 

@@ -39,7 +39,9 @@ COMPILED_MIN_RECORDS = 32
 
 def _check_keys(records: list) -> None:
     """Raise ValueError naming the first record with a key that is not a :data:`RECORD_KEYS` key."""
-    keys = set().union(*(r for r in records if isinstance(r, Mapping)))
+    # (dicts, the usual records, without the ABC check: a fifth of a 100,000-record batch's time)
+    keys = set().union(*(records if all(type(r) is dict for r in records) else
+                         (r for r in records if isinstance(r, Mapping))))
     if keys <= _RECORD_KEY_SET or not unknown_columns(keys):
         return
     for i, record in enumerate(records):

@@ -200,7 +200,7 @@ def parse_record(record: Mapping, require_win: bool | None = True) -> tuple:
     win_text = record.get("win") if require_win is not False else None
     if win_text is None or win_text == "":
         if require_win:
-            raise HandError(ErrorCode.BAD_WIN, "record has no winning tile 'win'")
+            raise HandError(ErrorCode.BAD_WIN, "no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)")
         win = -1
     else:
         win = parse_win(win_text)

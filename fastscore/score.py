@@ -305,9 +305,6 @@ def win_check(batch: HandBatch, rules=None) -> np.ndarray:
 
 def _single(hand, win, self_drawn, seat, round, flowers, streak, closing, events=None) -> HandBatch:
     """A validated batch of one hand; raises ``ValueError`` naming the bad token."""
-    if win is None or (isinstance(win, str) and not win.strip()):
-        raise HandError(ErrorCode.BAD_WIN, f"win: no winning tile given ({win!r}); a tile such as '9s' or its index "
-                                           f"0-33 (the waits of a 16-tile hand: fastscore.waits)")
     record = dict(hand=hand, win=win, self_drawn=self_drawn, seat=seat, round=round,
                   flowers=flowers, streak=streak, closing=closing, events=events)
     batch = HandBatch.from_records([record])

@@ -41,7 +41,7 @@ def test_records_take_a_tile_index_as_score_does(rows):
     flagged = HandBatch.from_arrow(table)
     assert flagged.error.tolist() == [0, 5, 5]  # BAD_WIN
     assert flagged.messages[1].startswith("row 1: winning tile 40 is out of range")
-    assert flagged.messages[2] == "row 2: record has no winning tile 'win'"
+    assert flagged.messages[2] == "row 2: no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)"
 
 
 def test_a_flag_is_true_false_1_or_0():

@@ -127,6 +127,11 @@ CASES = [
     case("win-two-tiles", ErrorCode.BAD_WIN, ["'99s'", "not one tile", "'5p'"], waits_too=False, hand=SEED, win="99s"),
     case("win-red-five", ErrorCode.BAD_WIN, ["'0m' is not a tile"], waits_too=False, hand=SEED, win="0m"),
     case("win-ten", ErrorCode.BAD_WIN, ["'10s'", "not one tile"], waits_too=False, hand=SEED, win="10s"),
+    # no winning tile: the argument (score) and the record key (a batch) are both 'win'
+    case("win-none", ErrorCode.BAD_WIN, ["no winning tile", "'win' is missing or empty", "'9s'"], waits_too=False,
+         hand=SEED, win=None),
+    case("win-empty", ErrorCode.BAD_WIN, ["no winning tile", "'win' is missing or empty"], waits_too=False, hand=SEED,
+         win=""),
     # a whole number is a tile index 0-33 (HandBatch.win; 9 is 1p); a float or a bool is not a tile
     case("win-not-string", ErrorCode.BAD_WIN, ["winning tile 9.0", "not a tile"], waits_too=False, hand=SEED, win=9.0),
     case("win-bool", ErrorCode.BAD_WIN, ["winning tile True", "not a tile"], waits_too=False, hand=SEED, win=True),
@@ -262,19 +267,8 @@ def test_record_without_hand_or_win():
     result = score_batch(HandBatch.from_records([GOOD_A, {"win": "9s"}, GOOD_B, {"hand": SEED}]))
     bad = _check_good_rows(list(result.to_records()), {1, 3})
     assert bad[0]["error"] == "row 1: record has no 'hand'"
-    assert bad[1]["error"] == "row 3: record has no winning tile 'win'"
+    assert bad[1]["error"] == "row 3: no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)"
     assert result.error.tolist() == [0, ErrorCode.BAD_TOKEN, 0, ErrorCode.BAD_WIN]
-
-
-@pytest.mark.parametrize("win", [None, "", "  "])
-def test_single_hand_without_a_winning_tile_names_the_argument(win):
-    # score() and interpretations() take the winning tile as their argument ``win``: its message names the
-    # argument (a record's says "record has no winning tile 'win'", above) and points to waits for 16 tiles
-    for call in (fastscore.score, fastscore.interpretations):
-        with pytest.raises(ValueError) as info:
-            call(SEED, win)
-        assert info.value.code == ErrorCode.BAD_WIN
-        assert str(info.value).startswith("win: no winning tile given") and "fastscore.waits" in str(info.value)
 
 
 def test_unforeseen_value_types_flag_the_row_not_the_batch():
