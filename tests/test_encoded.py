@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
 import reference
@@ -103,6 +104,33 @@ def test_scoring_the_encoded_file_writes_the_same_bytes(notation, tmp_path, fmt)
     if fmt == "jsonl":
         errors = [json.loads(line)["error"] for line in outputs[1].decode().splitlines()]
         assert [i for i, e in enumerate(errors) if e] == [3, 10, 11, 13, 4_999]
+
+
+@pytest.mark.parametrize("text", ["jsonl", "csv"])
+def test_scoring_a_text_file_encoded_writes_the_same_bytes(tmp_path, text):
+    """A bad row of a JSON lines or CSV file is named by its line ("hands.jsonl line 4: ..."); the encoded file
+    keeps that message as it is, so scoring it writes what scoring the text file writes (not "row 3: hands.jsonl
+    line 4: ...")."""
+    table = pa.Table.from_pylist(notation_records(40, 5))
+    source = tmp_path / f"hands.{text}"
+    if text == "jsonl":
+        source.write_text("".join(json.dumps(r) + "\n" for r in table.to_pylist()))
+    else:
+        pa_csv.write_csv(table.drop_columns(["events"]), source)
+    encoded = tmp_path / "hands.enc.parquet"
+    assert invoke("encode", source, "-o", encoded).exit_code == 0
+    outputs = []
+    for path in (source, encoded):
+        out = tmp_path / f"{path.stem}-out.jsonl"
+        result = invoke("batch", path, "-o", out, "--no-progress")
+        assert result.exit_code == 0, result.output
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    errors = {i: e for i, line in enumerate(outputs[1].decode().splitlines()) if (e := json.loads(line)["error"])}
+    first = 2 if text == "csv" else 1  # the line of row 0 (a CSV file's first line is its header)
+    assert sorted(errors) == [3, 10, 11, 13, 39]
+    assert errors[3].startswith(f"hands.{text} line {3 + first}: '333x'")
+    assert errors[39] == f"hands.{text} line {39 + first}: streak 5000 is out of range (0 to 1000)"
 
 
 def test_waits_of_the_encoded_file(tmp_path):

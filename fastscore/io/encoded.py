@@ -58,6 +58,10 @@ _ENCODED_DTYPE = {"concealed": np.uint8, "declared": np.int8, "win": np.int8, "s
 _ENCODED_DEFAULT = {"win": -1, "self_drawn": False, "seat": 0, "round": 0, "flowers": 0, "streak": 0,
                     "closing": False, "events": 0, "error": 0}
 _ROW_PREFIX = re.compile(r"row \d+: ")
+#: A message that names its own line of a text file (``hands.jsonl line 2: ...``, as the JSON lines and CSV
+#: readers write them) is kept as it is when read back: scoring the encoded file then writes what scoring
+#: the text file writes.
+_LINE_PREFIX = re.compile(r"[^']+? line \d+: ")
 
 
 def encoded_schema():
@@ -142,7 +146,8 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
 
     Columns as :data:`ENCODED_COLUMNS` (only ``concealed`` is required), taken
     as arrays: one copy per column, no step per row.  Rows flagged when the
-    file was written keep their ``error`` and ``message``; every other row
+    file was written keep their ``error`` and ``message`` (``row i:`` in front, counted in ``table``, unless
+    the message names its line of the text file encoded, as the JSON lines and CSV readers write it); every other row
     goes through the compiled row check (:func:`fastscore.checks.check_batch`),
     which flags the bad ones with their messages (``row i:``, counted in
     ``table``).  With ``require_win`` False (waits analysis) ``win`` is ignored; None reads it where
@@ -194,7 +199,8 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
         for i in np.flatnonzero(codes).tolist():
             code = int(codes[i])
             if code in ErrorCode.__members__.values():
-                batch.messages[i] = f"row {i}: {messages[i] or ErrorCode(code).name}"
+                message = messages[i] or ErrorCode(code).name
+                batch.messages[i] = message if _LINE_PREFIX.match(message) else f"row {i}: {message}"
             else:
                 codes[i] = ErrorCode.BAD_ARRAY
                 batch.messages[i] = f"row {i}: unknown error code {code}" + (f" ({messages[i]})" if messages[i] else "")
