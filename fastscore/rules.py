@@ -236,7 +236,31 @@ def _text(entry: dict, key: str, default: str, where: str) -> str:
     return value
 
 
+#: The keys a rules file may hold, by table (``""``: the top level; ``row``: each ``[[row]]``).  Any other key
+#: is refused, naming it: a misspelt key (``replace``, ``chiken``) read as absent would change scores silently.
+RULE_FILE_KEYS = {
+    "": ("row", "totals", "payout", "win", "profile"),
+    "row": ("id", "points", "replaces", "shapes", "source", "condition"),
+    "totals": ("minimum", "chicken_points", "chicken", "double_interpretation", "counted_once"),
+    "payout": ("base", "unit"),
+    "win": ("shapes",),
+    "profile": ("name", "title"),
+}
+
+
+def _check_keys(entry: dict, table: str, where: str) -> None:
+    """Refuse a key of ``entry`` that :data:`RULE_FILE_KEYS` does not list for ``table``, naming it."""
+    known = RULE_FILE_KEYS[table]
+    for key in entry:
+        if key not in known:
+            place = "at the top level" if not table else ("in a [[row]]" if table == "row" else f"in [{table}]")
+            raise RuleTableError(f"{where}: unknown key {key!r} {place} (known: {', '.join(known)})")
+
+
 def _parse(data: dict, path: str) -> RuleTable:
+    for table in ("totals", "payout", "win", "profile"):
+        _check_keys(_table(data, table, path), table, path)
+    _check_keys(data, "", path)
     rows = data.get("row")
     if not isinstance(rows, list):
         raise RuleTableError(f"{path}: no [[row]] entries")
@@ -247,6 +271,7 @@ def _parse(data: dict, path: str) -> RuleTable:
         rid = entry.get("id")
         if rid not in ROW_IDS:
             raise RuleTableError(f"{path}: unknown row id {rid!r} (known: {', '.join(ROW_IDS)})")
+        _check_keys(entry, "row", f"{path}: row {rid!r}")
         if rid in by_id:
             raise RuleTableError(f"{path}: row {rid!r} appears twice")
         by_id[rid] = entry

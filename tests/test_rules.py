@@ -224,6 +224,16 @@ BAD_TABLES = [
     pytest.param(r"(?m)^\[totals\].*", "row = [1, 2]\n", ["[[row]] must be a table"],
                  id="row-not-a-table"),
     pytest.param(r"\[\[row\]\].*", "", ["no [[row]] entries"], id="no-rows"),
+    # a misspelt key is refused, not read as absent (which would change scores: issue #20, "no silent misreads")
+    pytest.param(r'(id = "self_draw"\npoints = 1\n)replaces = ', r"\1replace = ",
+                 ["row 'self_draw': unknown key 'replace' in a [[row]]", "known: id, points, replaces"],
+                 id="row-key-misspelt"),
+    pytest.param(r"(?m)^chicken = ", "chiken = ", ["unknown key 'chiken' in [totals]", "chicken_points, chicken"],
+                 id="totals-key-misspelt"),
+    pytest.param(r"(?m)^\[payout\]", "[payuot]", ["unknown key 'payuot' at the top level", "payout"],
+                 id="table-misspelt"),
+    pytest.param(r"(?m)^\[profile\]\n", "[profile]\nnmae = 'x'\n", ["unknown key 'nmae' in [profile]"],
+                 id="profile-key-misspelt"),
 ]
 # fmt: on
 
