@@ -170,8 +170,33 @@ def test_keep_errors(tmp_path):
     assert sample.exit_code == 2 and "--sample has none" in sample.stderr
     typed = write(tmp_path / "typed.jsonl", [{**RECORDS[0], "seed": 1}, {**RECORDS[1], "seed": "x"}])
     mixed = invoke("batch", typed, "-o", tmp_path / "typed.parquet", "--keep", "game_id,seed")
-    assert mixed.exit_code == 2 and "the kept column 'seed' holds a value that is not of type int64" in mixed.stderr
-    assert "typed.jsonl: lines 1 to 2: the kept column" in mixed.stderr  # the file's lines, as every message
+    assert mixed.exit_code == 2 and "the kept column 'seed' holds 'x', not of type int64" in mixed.stderr
+    assert "typed.jsonl: line 2: the kept column" in mixed.stderr  # the value's line, as every message names it
+    # a JSON 2.5 or true in an int64 column is refused, not truncated to 2 or read as 1 (pyarrow would)
+    for value, line in ((2.5, 3), (True, 3)):
+        typed = write(tmp_path / "typed.jsonl", [{**RECORDS[0], "seed": 1}, {**RECORDS[1], "seed": None},
+                                                 {**RECORDS[0], "seed": value}])
+        mixed = invoke("batch", typed, "-o", tmp_path / "typed.parquet", "--keep", "game_id,seed")
+        assert mixed.exit_code == 2 and f"typed.jsonl: line {line}: the kept column 'seed' holds {value!r}, not of " \
+                                        f"type int64" in mixed.stderr
+
+
+def test_kept_json_key_missing_from_the_first_record(tmp_path):
+    """A writer that drops null keys leaves a kept key out of some records, the first among them: the key is
+    looked for in every record, typed by its first value that is not null; a record without it keeps null."""
+    records = [{**RECORDS[0], "game_id": 1}, {**RECORDS[1], "game_id": 2, "note": None},
+               {**RECORDS[0], "game_id": 3, "note": 7}, {**RECORDS[1], "game_id": 4}]
+    for record in records:
+        del record["seed"]
+    source = write(tmp_path / "sparse.jsonl", records)
+    out = tmp_path / "sparse.parquet"
+    done = invoke("batch", source, "-o", out, "--keep", "game_id,note")
+    assert done.exit_code == 0, done.output
+    table = pq.read_table(out)
+    assert table.column("note").to_pylist() == [None, None, 7, None] and table.schema.field("note").type == pa.int64()
+    assert table.column("error").to_pylist() == [None] * 4
+    missing = invoke("batch", source, "-o", out, "--keep", "game_id,nots")  # in no record: refused as before
+    assert missing.exit_code == 2 and "the input has no key 'nots'" in missing.stderr
 
 
 def test_keep_survives_resume(tmp_path, monkeypatch):

@@ -51,7 +51,7 @@ from ..tiles import ErrorCode
 from .encoded import ENCODED_COLUMNS, batch_from_encoded
 from .formats import file_format, is_empty, parquet_file, parquet_read_errors
 from .schemas import RESULT_COLUMNS
-from .text import INPUT_SCHEMA, _BAD_RECORD, _csv_header, _first_json_record, _json_type, _missing_hand, _no_duplicates, _read_csv, \
+from .text import INPUT_SCHEMA, _BAD_RECORD, _csv_header, _first_json_record, _json_type, _kept_json_values, _missing_hand, _no_duplicates, _read_csv, \
     _read_jsonl
 
 __all__ = [
@@ -149,7 +149,8 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
     Every column must be one fastscore reads (:data:`fastscore.RECORD_KEYS`; the
     :data:`~fastscore.io.ENCODED_COLUMNS` of encoded hands), a column of a fastscore result
     (skipped), or one of ``keep``: nothing is dropped unread.  JSON lines have no header: the
-    first record stands for it (a later record with an unknown key is a flagged row).
+    first record stands for it (a later record with an unknown key is a flagged row), but a kept
+    key is looked for in every record.
 
     Parameters
     ----------
@@ -164,7 +165,8 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
     -------
     pyarrow.Schema
         The types of the kept columns: a Parquet file's own, ``string`` in CSV; in JSON lines
-        those of the first record's values (a string, number or boolean; a null reads as string).
+        those of each key's first value that is not null (a string, number or boolean; string when
+        every value is null).
         Empty for no ``keep``.
 
     Raises
@@ -198,8 +200,15 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
     first = _first_json_record(path)
     if first is None:
         return pa.schema([pa.field(k, pa.string()) for k in keep])
-    _check_names(path, list(first), keep, require_win, what="key")
-    return pa.schema([pa.field(k, _json_type(pa, path, k, first.get(k))) for k in keep])
+    # A kept key may be missing (or null) in the first record, as when a writer drops null keys: found in
+    # the later records, with the type of its first value that is not null.
+    values = {k: first[k] for k in keep if first.get(k) is not None}
+    later = [k for k in keep if k not in values]
+    if later:
+        values.update(_kept_json_values(path, later))
+    names = list(first) + [k for k in keep if k in values and k not in first]
+    _check_names(path, names, keep, require_win, what="key")
+    return pa.schema([pa.field(k, _json_type(pa, path, k, values.get(k))) for k in keep])
 
 
 def check_keep(keep) -> tuple[str, ...]:
@@ -436,7 +445,7 @@ def iter_chunks(
     ------
     ValueError, OSError
         As :func:`read_records`: the file as a whole cannot be used; a kept JSON value of another
-        type than the first record's.
+        type than its first value's.
     """
     offset = start_row
     keep = check_keep(keep)
@@ -471,21 +480,39 @@ def iter_chunks(
 
 def _kept_table(path, records: list, schema, offset: int, lines: list | None = None):
     """The kept columns (``schema``) of a chunk of records, taken out of the records (an error names the
-    chunk's file ``lines``, or its rows from ``offset``)."""
+    value's line of the file, ``lines``, or its row from ``offset``)."""
     import pyarrow as pa
 
     columns = []
     for field in schema:
         values = [r.pop(field.name, None) if isinstance(r, dict) else None for r in records]
-        try:
-            columns.append(pa.array(values, type=field.type))
-        except (pa.ArrowException, TypeError, ValueError, OverflowError):
-            where = f"lines {lines[0]:,} to {lines[-1]:,}" if lines else \
-                f"rows {offset:,} to {offset + len(records) - 1:,}"
-            raise ValueError(f"{path}: {where}: the kept column "
-                             f"{field.name!r} holds a value that is not of type {field.type}, the type of the "
-                             f"first record's value; give each kept column one type") from None
+        takes = _KEPT_VALUES.get(str(field.type), object)
+        bad = next((i for i, v in enumerate(values) if v is not None and not isinstance(v, takes)
+                    or isinstance(v, bool) is not (takes is bool)), None)
+        if bad is None:
+            try:
+                columns.append(pa.array(values, type=field.type))
+                continue
+            except (pa.ArrowException, TypeError, ValueError, OverflowError):  # an int beyond int64
+                bad = next((i for i, v in enumerate(values) if not _fits(pa, v, field.type)), 0)
+        where = f"line {lines[bad]:,}" if lines else f"row {offset + bad:,}"
+        raise ValueError(f"{path}: {where}: the kept column {field.name!r} holds {values[bad]!r}, not of "
+                         f"type {field.type}, the type of its first value; give each kept column one type")
     return pa.Table.from_arrays(columns, schema=schema)
+
+
+#: The Python values (from JSON lines or CSV) a kept column of each Arrow type takes.  Checked before
+#: pyarrow converts them: pyarrow would truncate a JSON 2.5 into an int64 column and read true as 1.
+_KEPT_VALUES = {"string": str, "int64": int, "double": (float, int), "bool": bool}
+
+
+def _fits(pa, value, type_) -> bool:
+    """Whether ``value`` converts to an Arrow value of ``type_``."""
+    try:
+        pa.array([value], type=type_)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return False
+    return True
 
 
 def read_row_groups(path: str | os.PathLike, row_groups, *, skip: int, rows: int, offset: int,

@@ -39,7 +39,8 @@ def _missing_hand(path, found) -> ValueError:
 
 
 def _json_type(pa, path, name: str, value):
-    """The Arrow type of a kept JSON column, from the first record's value ``value``."""
+    """The Arrow type of a kept JSON column, from its first value that is not null, ``value`` (string
+    when every value is null)."""
     if value is None or isinstance(value, str):
         return pa.string()
     if isinstance(value, bool):
@@ -48,7 +49,7 @@ def _json_type(pa, path, name: str, value):
         return pa.int64()
     if isinstance(value, float):
         return pa.float64()
-    raise ValueError(f"{path}: --keep {name}: the first record's value is a JSON "
+    raise ValueError(f"{path}: --keep {name}: its first value is a JSON "
                      f"{_JSON_TYPES.get(type(value), 'value')}; kept columns hold strings, numbers or booleans")
 
 
@@ -82,6 +83,42 @@ def _first_json_record(path) -> dict | None:
         except json.JSONDecodeError:
             return None
     return value if isinstance(value, dict) else None
+
+
+def _kept_json_values(path, keys) -> dict:
+    """For each of ``keys`` that some record of a JSON lines file (or of a file that is one JSON array)
+    holds: its first value that is not null (None when every value is null).  A key no record holds is
+    left out.  Lines are parsed only where the key's quoted name appears in them; the scan stops once
+    every key has a value."""
+    wanted = {k: json.dumps(k).encode() for k in keys}
+    found: dict = {}
+    name = Path(path).name
+    with open(path, "rb") as f:
+        numbered = _numbered_lines(f)
+        head = list(itertools.islice(numbered, 2))
+        array = _json_array(f, head, name) if head and head[0][1].lstrip().startswith(b"[") else None
+        if array is not None:
+            records = (r for r in array if isinstance(r, dict))
+        else:
+            records = (_json_object(line) for _, line in itertools.chain(head, numbered)
+                       if any(quoted in line for quoted in wanted.values()))
+        for record in records:
+            for k in [k for k in wanted if k in record]:
+                found[k] = record[k]
+                if record[k] is not None:
+                    del wanted[k]
+            if not wanted:
+                break
+    return found
+
+
+def _json_object(line: bytes) -> dict:
+    """One JSON lines record as a dict (empty when it is not valid JSON or not an object)."""
+    try:
+        value = json.loads(_text(line))
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _read_jsonl(path, chunk_rows: int, start_row: int, keep=(), lines: list | None = None) -> Iterator[list[dict]]:
