@@ -621,5 +621,5 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         if input is not None:  # before the file is renamed into place (write_encoded: on exhaustion)
             check_input_unchanged(input, before)
 
-    rows = io.write_encoded(counted(), output)
+    rows = io.write_encoded(counted(), output, waits=waits)
     return rows, bad

@@ -147,6 +147,16 @@ def test_waits_of_the_encoded_file(tmp_path):
         assert invoke("waits-batch", path, "-o", out).exit_code == 0
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+    # scoring hands encoded for waits (no winning tile in any row) stops before any row, saying so, as a notation
+    # file without a win column does; from Python too
+    scored = invoke("batch", encoded, "-o", tmp_path / "scored.parquet")
+    assert scored.exit_code == 2 and "hands encoded for waits analysis" in scored.stderr and "waits-batch" in scored.stderr
+    assert not (tmp_path / "scored.parquet").exists()
+    with pytest.raises(ValueError, match="no row has a winning tile"):
+        next(io.iter_batches(encoded, require_win=True))
+    plain = tmp_path / "plain.enc.parquet"  # encoded without --waits: scored, each row without a winning tile flagged
+    assert invoke("encode", source, "-o", plain).exit_code == 0
+    assert invoke("batch", plain, "-o", tmp_path / "plain.parquet").exit_code == 0
 
 
 def test_bad_arrays_are_flagged_in_order_with_file_row_numbers(tmp_path):

@@ -179,7 +179,8 @@ def plan_partitions(input, partition_rows: int = DEFAULT_PARTITION_ROWS, *, keep
             continue  # an empty file is no rows, as for one machine
         with io.parquet_file(path) as pf:
             # a file of neither notation nor encoded hands, or with a column not read nor kept, fails here
-            io.hand_columns(path, pf.schema_arrow.names, keep=keep, require_win=require_win)
+            io.hand_columns(path, pf.schema_arrow.names, keep=keep, require_win=require_win,
+                            metadata=pf.schema_arrow.metadata)
             sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.metadata.num_row_groups)]
         groups: list[int] = []
         rows = 0

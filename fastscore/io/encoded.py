@@ -50,6 +50,9 @@ ENCODED_COLUMNS = ("concealed", "declared", "win", "self_drawn", "seat", "round"
 
 #: Schema metadata key and value that :func:`write_encoded` stores (reading needs only the ``concealed`` column).
 ENCODED_TAG = (b"fastscore.encoding", b"hands/1")
+#: Schema metadata of a file of 16-tile hands for waits analysis (``write_encoded(..., waits=True)``,
+#: ``fastscore encode --waits``): no row has a winning tile, so scoring it is refused up front.
+WAITS_TAG = (b"fastscore.win", b"none")
 
 _ENCODED_WIDTH = {"concealed": 34, "declared": 10}
 _ENCODED_DTYPE = {"concealed": np.uint8, "declared": np.int8, "win": np.int8, "self_drawn": np.bool_,
@@ -211,7 +214,7 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
     return check_batch(batch, require_win=require_win)
 
 
-def write_encoded(batches, path: str | os.PathLike) -> int:
+def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False) -> int:
     """Write hands to ``path`` as an encoded Parquet file (:func:`encoded_schema`), atomically.
 
     Parameters
@@ -221,6 +224,9 @@ def write_encoded(batches, path: str | os.PathLike) -> int:
     path : str or Path
         A ``.parquet`` / ``.pq`` file; written as ``.<name>.partial`` and renamed when complete,
         holding the output's lock (:mod:`fastscore._lock`) meanwhile.
+    waits : bool
+        16-tile hands for waits analysis, no winning tile in any row (``win`` -1): marked in the file
+        (:data:`WAITS_TAG`), so that scoring it stops before any row with a message saying so.
 
     Returns
     -------
@@ -243,6 +249,8 @@ def write_encoded(batches, path: str | os.PathLike) -> int:
     path = Path(path)
     partial = path.with_name(f".{path.name}.partial")
     schema = encoded_schema()
+    if waits:
+        schema = schema.with_metadata({**schema.metadata, WAITS_TAG[0]: WAITS_TAG[1]})
     with OutputLock(path):  # the same lock as a ResultWriter of this output
         sink = _ParquetSink(partial, schema, options=_ENCODED_OPTIONS)
         rows = 0

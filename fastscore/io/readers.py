@@ -48,7 +48,7 @@ from ..batch import HandBatch
 from ..records import RECORD_KEYS, check_columns, decoded_records, flag_rows
 from ..rules import default_rules
 from ..tiles import ErrorCode
-from .encoded import ENCODED_COLUMNS, batch_from_encoded
+from .encoded import ENCODED_COLUMNS, WAITS_TAG, batch_from_encoded
 from .formats import file_format, is_empty, parquet_file, parquet_read_errors
 from .schemas import RESULT_COLUMNS
 from .text import INPUT_SCHEMA, _BAD_RECORD, _csv_header, _first_json_record, _json_type, _kept_json_values, _missing_hand, _no_duplicates, _read_csv, \
@@ -173,7 +173,8 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
     ------
     ValueError
         Unknown file type; no ``hand`` column; a column fastscore does not read (naming it and
-        the columns it reads); no ``win`` column with ``require_win``; a kept column the file
+        the columns it reads); no ``win`` column with ``require_win`` (or encoded hands written for
+        waits analysis: :func:`hand_columns`); a kept column the file
         does not have, or one fastscore reads (``hand``) or writes (``error``).
     OSError
         The file cannot be read (FileNotFoundError: it does not exist).
@@ -189,7 +190,7 @@ def check_input(path: str | os.PathLike, *, keep=(), require_win: bool = True):
     if kind == "parquet":
         with parquet_file(path) as pf:
             schema = pf.schema_arrow
-        hand_columns(path, schema.names, keep=keep, require_win=require_win)
+        hand_columns(path, schema.names, keep=keep, require_win=require_win, metadata=schema.metadata)
         return pa.schema([schema.field(k) for k in keep])
     if kind == "csv":
         names = _csv_header(path)
@@ -250,7 +251,7 @@ def _check_names(path, names, keep, require_win: bool, what: str = "column") -> 
     check_columns(names, str(path), keep=keep, require_win=require_win, what=what)
 
 
-def hand_columns(path, names, *, keep=(), require_win: bool = False) -> tuple[list[str], bool]:
+def hand_columns(path, names, *, keep=(), require_win: bool = False, metadata=None) -> tuple[list[str], bool]:
     """The columns to read from a Parquet file of hands whose columns are ``names`` (those of
     ``keep`` last), and whether they are encoded hands (a ``concealed`` column) rather than
     notation records.
@@ -260,7 +261,9 @@ def hand_columns(path, names, *, keep=(), require_win: bool = False) -> tuple[li
     ValueError
         Neither a ``concealed`` nor a ``hand`` column; a column fastscore does not read and
         ``keep`` does not name, or a kept column the file does not have; no ``win`` column with
-        ``require_win`` (:func:`fastscore.records.check_columns`).
+        ``require_win`` (:func:`fastscore.records.check_columns`), or with ``require_win`` True
+        encoded hands written for waits analysis (the file's schema ``metadata`` holds
+        :data:`~fastscore.io.encoded.WAITS_TAG`: no row has a winning tile).
     """
     names = list(names)
     keep = tuple(keep)
@@ -275,6 +278,10 @@ def hand_columns(path, names, *, keep=(), require_win: bool = False) -> tuple[li
             raise ValueError(f"{path}: --keep {missing[0]}: the input has no column {missing[0]!r} "
                              f"(its columns: {', '.join(repr(n) for n in names)})")
         check_columns(names, str(path), accepted=ENCODED_COLUMNS, keep=keep, require_win=require_win)
+        if require_win is True and (metadata or {}).get(WAITS_TAG[0]) == WAITS_TAG[1]:
+            raise ValueError(f"{path}: hands encoded for waits analysis (`fastscore encode --waits`): no row has a "
+                             f"winning tile; find their waits with `fastscore waits-batch`, or encode the hands "
+                             f"with their winning tiles to score them")
         return [k for k in ENCODED_COLUMNS if k in names] + list(keep), True
     _check_names(path, names, keep, require_win)
     return [k for k in RECORD_KEYS if k in names] + list(keep), False
@@ -302,7 +309,7 @@ def hand_file(path: str | os.PathLike, *, keep=(), require_win: bool = False):
 
     with parquet_file(path) as pf:
         schema, metadata = pf.schema_arrow, pf.metadata
-    columns, encoded = hand_columns(path, schema.names, keep=keep, require_win=require_win)
+    columns, encoded = hand_columns(path, schema.names, keep=keep, require_win=require_win, metadata=schema.metadata)
     short = []
     if not encoded and metadata.num_row_groups:
         group = metadata.row_group(0)
