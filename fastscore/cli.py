@@ -13,7 +13,7 @@ Commands::
     fastscore shanten HAND [--draw TILE] [--json]
     fastscore discards HAND [--draw TILE] [--seen TILES] [context options as waits] [--json]
     fastscore shanten-batch|discards-batch INPUT|--sample N [--seed S] [-o OUTPUT] [options of batch]
-    fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--chunk-rows N]
+    fastscore encode INPUT|--sample N [--seed S] -o OUTPUT.parquet [--waits] [--keep COLUMN[,...]] [--chunk-rows N]
     fastscore batch|waits-batch|shanten-batch|discards-batch INPUT -o FOLDER --dask ADDRESS|local:N [--overwrite]
     fastscore rules [--rules FILE | --profile NAME] [--json]
     fastscore survey -o FOLDER [--self-drawn|--discard] [--seat S] [--round R] [--flowers ..] [--win TILE|uniform]
@@ -495,6 +495,7 @@ def waits_batch(**options) -> None:
 @sample_option
 @seed_option
 @chunk_rows_option
+@keep_option
 def encode(
     output: Path,
     input: Path | None,
@@ -502,6 +503,7 @@ def encode(
     sample: int | None,
     seed: int | None,
     chunk_rows: int,
+    keep: str,
 ) -> None:
     """Parse INPUT once (or generate --sample N hands) and write the hands as columns
     (tile counts, declared sets, context) to OUTPUT.
@@ -511,7 +513,8 @@ def encode(
 
     batch and waits-batch read such a file without parsing (fastscore.io.ENCODED_COLUMNS).
     A bad record is kept as a flagged row with its message, so that the results
-    are those of INPUT.  --sample writes random winning hands, or with --waits ready ones.
+    are those of INPUT.  --keep copies ID columns after the hands (score with
+    batch --keep the same).  --sample writes random winning hands, or with --waits ready ones.
     """
     from .jobs import encode_hands
 
@@ -519,7 +522,8 @@ def encode(
         _fail("give either INPUT or --sample N (not both)" if input is not None else "give INPUT or --sample N")
     seed = _seed(sample, seed)
     try:
-        rows, bad = encode_hands(output, input=input, sample=sample, seed=seed, waits=waits, chunk_rows=chunk_rows)
+        rows, bad = encode_hands(output, input=input, sample=sample, seed=seed, waits=waits, chunk_rows=chunk_rows,
+                                 keep=keep.split(",") if keep else ())
     except (ValueError, OSError, MemoryError) as exc:
         _fail(_stop_message(exc, output))
     click.echo(f"rows: {rows:,}  bad rows: {bad:,}\nwrote {output}")

@@ -586,9 +586,10 @@ class BatchJob:
 
 
 def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: int, waits: bool,
-                 chunk_rows: int) -> tuple[int, int]:
+                 chunk_rows: int, keep=()) -> tuple[int, int]:
     """``fastscore encode``: parse ``input`` once (or generate ``sample`` hands) and write them as
-    encoded hands (:func:`fastscore.io.write_encoded`) to ``output``.
+    encoded hands (:func:`fastscore.io.write_encoded`) to ``output``, with the input's columns ``keep``
+    (``--keep``) after them.
 
     Returns
     -------
@@ -598,8 +599,12 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
     Raises
     ------
     ValueError, OSError
-        ``output`` not Parquet, its folder missing, the same file as ``input``; an unreadable input.
+        ``output`` not Parquet, its folder missing, the same file as ``input``; an unreadable input;
+        ``keep`` with ``sample``, or a kept column the input lacks (:func:`fastscore.io.check_input`).
     """
+    keep = io.check_keep(keep)
+    if keep and input is None:
+        raise ValueError("--keep copies columns of INPUT; --sample has none")
     if io.file_format(output) != "parquet":
         raise ValueError(f"{output}: encoded hands are written to Parquet (.parquet or .pq)")
     check_output_folder(output)
@@ -607,19 +612,22 @@ def encode_hands(output: Path, *, input: Path | None, sample: int | None, seed: 
         raise ValueError(f"{output}: the output would replace the input")
     bad = 0
     if input is not None:
-        io.check_input(input, require_win=not waits)  # no such file, or a column not read: before anything
+        # no such file, a column not read nor kept: before anything
+        schema = io.check_input(input, keep=keep, require_win=not waits)
+        kept = schema if keep else None
         before = input_state(input)
-        chunks = io.iter_batches(input, require_win=not waits, chunk_rows=chunk_rows)
+        chunks = io.iter_chunks(input, require_win=not waits, chunk_rows=chunk_rows, keep=keep)
     else:
-        chunks = sample_chunks("waits" if waits else "score", sample, seed, chunk_rows)
+        kept = None
+        chunks = ((batch, None) for batch in sample_chunks("waits" if waits else "score", sample, seed, chunk_rows))
 
     def counted():
         nonlocal bad
-        for batch in chunks:
+        for batch, columns in chunks:
             bad += int((batch.error != 0).sum())
-            yield batch
+            yield (batch, columns) if keep else batch
         if input is not None:  # before the file is renamed into place (write_encoded: on exhaustion)
             check_input_unchanged(input, before)
 
-    rows = io.write_encoded(counted(), output, waits=waits)
+    rows = io.write_encoded(counted(), output, waits=waits, keep=kept)
     return rows, bad

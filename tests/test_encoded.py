@@ -133,6 +133,32 @@ def test_scoring_a_text_file_encoded_writes_the_same_bytes(tmp_path, text):
     assert errors[39] == f"hands.{text} line {39 + first}: streak 5000 is out of range (0 to 1000)"
 
 
+def test_encode_keeps_id_columns(tmp_path):
+    """``encode --keep``: the IDs of a CSV or JSON lines file after the encoded hands; scoring the encoded file
+    with ``--keep`` writes what scoring the text file with ``--keep`` writes (IDs of flagged rows too)."""
+    records = notation_records(60, 9)
+    for i, record in enumerate(records):
+        record["game_id"], record["seat_id"] = f"g{i}", i % 4
+    source = tmp_path / "ids.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records))
+    encoded = tmp_path / "ids.enc.parquet"
+    refused = invoke("encode", source, "-o", encoded)  # unknown columns are refused, pointing to --keep
+    assert refused.exit_code == 2 and "unknown key 'game_id'" in refused.stderr and "--keep" in refused.stderr
+    assert invoke("encode", source, "-o", encoded, "--keep", "game_id,seat_id").exit_code == 0
+    assert pq.read_schema(encoded).names[-2:] == ["game_id", "seat_id"]
+    outputs = []
+    for path in (source, encoded):
+        out = tmp_path / f"{path.stem}.out.jsonl"
+        assert invoke("batch", path, "-o", out, "--keep", "game_id,seat_id").exit_code == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1]
+    rows = [json.loads(line) for line in outputs[1].decode().splitlines()]
+    assert [r["game_id"] for r in rows] == [f"g{i}" for i in range(60)] and rows[3]["seat_id"] == 3
+    assert rows[3]["error"]  # a flagged row keeps its IDs
+    sample = invoke("encode", "--sample", 5, "-o", tmp_path / "s.parquet", "--keep", "game_id")
+    assert sample.exit_code == 2 and "--sample has none" in sample.stderr
+
+
 def test_waits_of_the_encoded_file(tmp_path):
     records = io.hand_records(fastscore.sample_ready(3_000, 5))
     records[7]["hand"] = "123m 456x"

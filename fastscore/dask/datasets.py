@@ -124,7 +124,8 @@ def _input_files(input) -> list[Path]:
     for path in files:
         if io.file_format(path) != "parquet":
             raise ValueError(f"{path}: the Dask jobs read Parquet only (.parquet or .pq); "
-                             f"convert it with `fastscore encode {path.name} -o HANDS.parquet` first")
+                             f"convert it with `fastscore encode {path.name} -o HANDS.parquet` first (with "
+                             f"`--keep COLUMNS` for its ID columns)")
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
     return files

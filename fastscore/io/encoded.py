@@ -214,7 +214,7 @@ def batch_from_encoded(table, *, require_win: bool = True) -> HandBatch:
     return check_batch(batch, require_win=require_win)
 
 
-def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False) -> int:
+def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False, keep=None) -> int:
     """Write hands to ``path`` as an encoded Parquet file (:func:`encoded_schema`), atomically.
 
     Parameters
@@ -227,6 +227,10 @@ def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False) -> i
     waits : bool
         16-tile hands for waits analysis, no winning tile in any row (``win`` -1): marked in the file
         (:data:`WAITS_TAG`), so that scoring it stops before any row with a message saying so.
+    keep : pyarrow.Schema, optional
+        Columns fastscore does not read, carried through (``fastscore encode --keep``): ``batches`` then
+        yields ``(HandBatch, pyarrow.Table)`` pairs, as :func:`fastscore.io.iter_chunks` with ``keep``, and
+        the tables' columns are written after the encoded ones (read back with ``--keep`` / ``keep=``).
 
     Returns
     -------
@@ -236,12 +240,15 @@ def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False) -> i
     Raises
     ------
     ValueError
-        ``path`` is not a Parquet file name, or another run is writing it.
+        ``path`` is not a Parquet file name, or another run is writing it; a kept column named as an
+        encoded one.
 
     Examples
     --------
     >>> write_encoded(iter_batches("hands.parquet"), "hands.enc.parquet")   # doctest: +SKIP
     """
+    import pyarrow as pa
+
     if file_format(path) != "parquet":
         raise ValueError(f"{path}: encoded hands are written to Parquet (.parquet or .pq)")
     if isinstance(batches, HandBatch):
@@ -249,15 +256,25 @@ def write_encoded(batches, path: str | os.PathLike, *, waits: bool = False) -> i
     path = Path(path)
     partial = path.with_name(f".{path.name}.partial")
     schema = encoded_schema()
+    if keep is not None:
+        clash = [name for name in keep.names if name in ENCODED_COLUMNS]
+        if clash:
+            raise ValueError(f"--keep {clash[0]}: an encoded file has its own column {clash[0]!r}")
+        schema = pa.schema([*schema, *keep], metadata=schema.metadata)
+    else:
+        batches = ((batch, None) for batch in batches)
     if waits:
         schema = schema.with_metadata({**schema.metadata, WAITS_TAG[0]: WAITS_TAG[1]})
     with OutputLock(path):  # the same lock as a ResultWriter of this output
         sink = _ParquetSink(partial, schema, options=_ENCODED_OPTIONS)
         rows = 0
         try:
-            for batch in batches:
+            for batch, kept in batches:
+                table = encoded_table(batch)
+                if kept is not None:
+                    table = pa.Table.from_arrays([*table.columns, *kept.columns], schema=schema)
                 with naming_path(partial):  # a full disk's error names no file
-                    sink.write(encoded_table(batch))
+                    sink.write(table)
                 rows += len(batch)
             with naming_path(partial):
                 sink.close()
