@@ -243,7 +243,8 @@ class HandBatch:
                 columns[name] = _flags(v, name)
                 continue
             if v.dtype.kind not in "iu":
-                raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers, got dtype {v.dtype}")
+                hint = " (winds as 0-3: East South West North)" if name in ("seat", "round") else ""
+                raise HandError(ErrorCode.BAD_ARRAY, f"{name} must hold integers{hint}, got dtype {v.dtype}")
             columns[name] = _column(v, dtype, lo, hi, error, messages, name)
         if win is not None and n > 1:  # (one row has a winning tile or, for waits analysis, none)
             w = columns["win"]

@@ -86,8 +86,11 @@ def test_a_bool_is_a_flag_not_a_tile_or_a_wind():
     counts = np.zeros((2, 34), dtype=np.uint8)
     for name in ("win", "seat", "flowers"):
         for value in (True, np.bool_(False), [True, False]):
-            with pytest.raises(ValueError, match=f"{name} must hold integers, got dtype bool"):
+            with pytest.raises(ValueError, match=f"{name} must hold integers.*, got dtype bool"):
                 HandBatch.from_arrays(counts, **{name: value})
+    # a wind as its letter: the message says how from_arrays takes winds
+    with pytest.raises(ValueError, match=r"seat must hold integers \(winds as 0-3: East South West North\), got dtype <U1"):
+        HandBatch.from_arrays(counts, seat="S")
     assert HandBatch.from_arrays(counts, self_drawn=True, closing=np.bool_(True)).self_drawn.tolist() == [True] * 2
 
 
