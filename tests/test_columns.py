@@ -100,6 +100,22 @@ def test_a_later_json_record_with_an_unknown_key_is_a_flagged_row(tmp_path):
     assert rows[1]["error"].startswith("hands.jsonl line 2: unknown key 'sef'")
 
 
+@pytest.mark.parametrize("array", [False, True])
+def test_a_json_record_with_a_key_given_twice_is_a_flagged_row(tmp_path, array):
+    """``{"seat": "S", "seat": "N"}``: json would keep the last value; which one the writer meant is not for the
+    reader to guess (a CSV or Parquet column named twice stops the file)."""
+    good = f'{{"hand": "{NICO}", "win": "9s", "seat": "S"}}'
+    twice = f'{{"hand": "{NICO}", "win": "9s", "seat": "S", "seat": "N"}}'
+    source = tmp_path / "hands.jsonl"
+    source.write_text(f"[{good}, {twice}, {good}]\n" if array else f"{good}\n{twice}\n{good}\n")
+    out = tmp_path / "out.jsonl"
+    assert invoke("batch", source, "-o", out).exit_code == 0
+    rows = read(out)
+    assert [r["payout"] for r in rows] == [56, 0, 56]  # NICO by South on a discard: 51 + base 5
+    where = "record 1" if array else "line 2"
+    assert rows[1]["error"].endswith(f"hands.jsonl {where}: the key 'seat' is given twice")
+
+
 def test_a_result_written_with_its_input_reads_back(tmp_path):
     """The columns of a fastscore result are skipped, not refused (``batch --sample`` output as input)."""
     sample = tmp_path / "sample.csv"

@@ -148,7 +148,7 @@ def _read_jsonl(path, chunk_rows: int, start_row: int, keep=(), lines: list | No
                 start_row -= 1
                 continue
             try:
-                record = _json_record(json.loads(_text(line)), f"{name} line {line_no}", keep)
+                record = _json_record(_JSON.decode(_text(line)), f"{name} line {line_no}", keep)
             except json.JSONDecodeError as exc:
                 record = {_BAD_RECORD: f"{name} line {line_no}: not valid JSON ({exc.msg})"}
             chunk.append(record)
@@ -184,9 +184,32 @@ def _numbered_lines(f) -> Iterator[tuple[int, bytes]]:
             yield line_no, line
 
 
+class _Repeated(dict):
+    """A JSON object that gave a key more than once (``twice``: those keys); json keeps the last value."""
+
+    twice: list
+
+
+def _json_pairs(pairs: list) -> dict:
+    """``object_pairs_hook`` of the records' decoder: a dict, a :class:`_Repeated` where a key comes twice."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set = set()
+        value = _Repeated(value)
+        value.twice = [k for k, _ in pairs if k in seen or seen.add(k)]
+    return value
+
+
+#: The decoder of JSON records: as ``json.loads``, a record with a key given twice marked (flagged, not read as
+#: its last value: ``{"seat": "S", "seat": "N"}`` is no hand's context).
+_JSON = json.JSONDecoder(object_pairs_hook=_json_pairs)
+
+
 def _json_record(value, where: str, keep=()):
-    """A parsed JSON record; a value that is not an object, or an object with a key that is neither read
-    nor kept (``keep``), as a flagged record naming ``where``."""
+    """A parsed JSON record; a value that is not an object, an object with a key given twice, or one with a
+    key that is neither read nor kept (``keep``), as a flagged record naming ``where``."""
+    if type(value) is _Repeated:
+        return {_BAD_RECORD: f"{where}: the key {value.twice[0]!r} is given twice"}
     if isinstance(value, dict):
         if value.keys() <= _READ_KEYS or value.keys() <= _READ_KEYS.union(keep):
             return value
@@ -219,14 +242,14 @@ def _json_array(f, head: list, name: str) -> list | None:
         The file is not valid JSON (naming the line).
     """
     try:
-        value = json.loads(_text(head[0][1]))
+        value = _JSON.decode(_text(head[0][1]))
     except json.JSONDecodeError:
         pass
     else:
         return value if len(head) == 1 and isinstance(value, list) else None
     f.seek(0)
     try:
-        return json.loads(_text(f.read()))
+        return _JSON.decode(_text(f.read()))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{name} line {exc.lineno}: not valid JSON ({exc.msg})") from None
 
