@@ -91,17 +91,20 @@ def _print_score_summary(summary, console, top: int = 10) -> None:
     from .rules import ROW_IDS, SHAPE_NAMES
 
     scored = summary.rows - summary.bad
+    if not scored:  # no rows, or only flagged ones: no shares, means or tallies to show
+        console.print("no row scored" + (f" ({summary.bad:,} flagged)" if summary.bad else ""))
+        return
     shapes = count_table("shape", "shapes")
     for name, count in zip(("no win",) + SHAPE_NAMES, summary.shapes.tolist()):
         if count:
             shapes.add_row(name, f"{count:,}", share(count, scored))
     console.print(shapes)
     console.print(f"legal: {share(summary.legal, scored)} of scored rows ({summary.legal:,})")
-    mean = summary.payout / scored if scored else 0.0
+    mean = summary.payout / scored
     # payout is 0 for every hand that is not legal: the sum is the legal hands' sum
     mean_legal = summary.payout / summary.legal if summary.legal else 0.0
     console.print(f"mean payout: {mean:.2f} per scored row, {mean_legal:.2f} per legal hand")
-    if scored and not summary.rows_tallied:
+    if not summary.rows_tallied:
         console.print("rows by frequency: not worked out (no row columns, --rows none)")
         return
     order = np.argsort(-summary.row_hits, kind="stable")[:top]

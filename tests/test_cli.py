@@ -229,6 +229,17 @@ def test_batch_summary_only(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]
 
 
+def test_batch_summary_of_no_scored_row(tmp_path):
+    """No row, or only flagged ones: no shares, means or row tallies of nothing (once "mean payout: 0.00")."""
+    for name, text, said in (("empty.jsonl", "", "no row scored"),
+                             ("bad.jsonl", '{"hand": "123x", "win": "9s"}\n', "no row scored (1 flagged)")):
+        source = tmp_path / name
+        source.write_text(text)
+        result = invoke("batch", source, "-o", tmp_path / f"{name}.out.jsonl", "--no-progress")
+        assert result.exit_code == 0, result.output
+        assert said in result.stdout and "mean payout" not in result.stdout and "top 10" not in result.stdout
+
+
 def test_batch_missing_hand_column(tmp_path):
     source = tmp_path / "hands.csv"
     source.write_text("tiles,win\n11m99m77p11s9s EE RR 333p,9s\n")
