@@ -493,9 +493,10 @@ def _kept_table(path, records: list, schema, offset: int, lines: list | None = N
     columns = []
     for field in schema:
         values = [r.pop(field.name, None) if isinstance(r, dict) else None for r in records]
-        takes = _KEPT_VALUES.get(str(field.type), object)
-        bad = next((i for i, v in enumerate(values) if v is not None and not isinstance(v, takes)
-                    or isinstance(v, bool) is not (takes is bool)), None)
+        takes = _KEPT_VALUES.get(str(field.type))
+        bad = None if takes is None else next(
+            (i for i, v in enumerate(values)
+             if v is not None and (not isinstance(v, takes) or (isinstance(v, bool) and takes is not bool))), None)
         if bad is None:
             try:
                 columns.append(pa.array(values, type=field.type))
