@@ -355,16 +355,16 @@ def test_sigterm_stops_a_job_as_ctrl_c_does(tmp_path):
 
 def test_encode_refuses_an_input_that_changes_while_read(tmp_path, monkeypatch, records):
     source = write_jsonl(tmp_path / "hands.jsonl", records)
-    real = io.iter_batches
+    real = io.iter_chunks  # what encode reads with (its --keep columns too)
 
     def growing(*args, **kwargs):
-        for k, batch in enumerate(real(*args, **kwargs)):
+        for k, chunk in enumerate(real(*args, **kwargs)):
             if k == 1:
                 with open(source, "ab") as f:
                     f.write(json.dumps(records[0]).encode() + b"\n")
-            yield batch
+            yield chunk
 
-    monkeypatch.setattr(io, "iter_batches", growing)
+    monkeypatch.setattr(io, "iter_chunks", growing)
     out = tmp_path / "enc.parquet"
     result = invoke("encode", source, "-o", out, "--chunk-rows", 700)
     assert result.exit_code == 2 and "the input changed while the job read it" in result.stderr
