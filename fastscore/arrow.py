@@ -40,7 +40,7 @@ from .kernels.parse import (
     _hands_serial,
 )
 from .events import event_fault, event_faults, parse_events
-from .records import DROP_HINT, COLUMN_NAMES, RECORD_KEYS, check_columns, decoded_records, empty_columns, flag_rows, \
+from .records import DROP_HINT, COLUMN_NAMES, NO_WIN_MESSAGE, RECORD_KEYS, check_columns, decoded_records, empty_columns, flag_rows, \
     parse_records
 from .tiles import N_KINDS, ErrorCode
 
@@ -403,7 +403,7 @@ def columns_from_arrow(table_or_batch, *, require_win: bool | None = True):
         _reset_rows(batch, missing_win)
         batch.error[missing_win] = ErrorCode.BAD_WIN
         for i in missing_win.tolist():
-            batch.messages[i] = f"row {i}: no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)"
+            batch.messages[i] = f"row {i}: {NO_WIN_MESSAGE}"
     # Other faults: the Python parser gives the row's values, code and message.
     flagged = np.flatnonzero((code != _OK) & (code != WIN_MISSING))
     if flagged.size:

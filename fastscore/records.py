@@ -37,6 +37,9 @@ RECORD_KEYS = ("hand", "win", "self_drawn", "seat", "round", "flowers", "streak"
 
 #: What an unknown column's message suggests, by caller: the readers of files (``fastscore batch``,
 #: :func:`fastscore.io.iter_batches`), and the batch constructors of the Python API.
+#: The message of a record (or a single call) without a winning tile: one wording for the Python and the
+#: compiled parsers.
+NO_WIN_MESSAGE = "no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)"
 KEEP_HINT = ("to copy a column fastscore does not read to the output, name it with --keep "
              "(Python: fastscore.io.iter_chunks(path, keep=[...]))")
 DROP_HINT = ("drop the columns fastscore does not read before building the batch; results keep the input's "
@@ -200,7 +203,7 @@ def parse_record(record: Mapping, require_win: bool | None = True) -> tuple:
     win_text = record.get("win") if require_win is not False else None
     if win_text is None or win_text == "":
         if require_win:
-            raise HandError(ErrorCode.BAD_WIN, "no winning tile: 'win' is missing or empty (a tile such as '9s', or its index 0-33)")
+            raise HandError(ErrorCode.BAD_WIN, NO_WIN_MESSAGE)
         win = -1
     else:
         win = parse_win(win_text)
